@@ -1,0 +1,28 @@
+/** `engram export`: every item as JSONL on stdout, oldest first. */
+import type { Command } from 'commander';
+import type { CliContext, CommandOutput } from '../context.js';
+import { exampleText } from '../options.js';
+import type { Runner } from '../runner.js';
+
+export function registerExport(program: Command, run: Runner): void {
+  program
+    .command('export')
+    .description('Write every item as JSON Lines (one complete item per line) to stdout')
+    .option('--with-history', 'include every revision of each item')
+    .addHelpText(
+      'after',
+      exampleText(
+        'engram export > backup.jsonl',
+        'engram export --with-history | gzip > full.jsonl.gz',
+      ),
+    )
+    .action(
+      run(async (ctx: CliContext, flags: { withHistory?: boolean }): Promise<CommandOutput> => {
+        const engram = await ctx.open();
+        return {
+          kind: 'lines',
+          lines: engram.exportLines({ withHistory: flags.withHistory === true }),
+        };
+      }),
+    );
+}

@@ -1,0 +1,130 @@
+/** `engram put`: create or update an item (by id, by logical key, or new). */
+import type { Command } from 'commander';
+import { EngramError } from '../../errors.js';
+import { ITEM_TYPES, LAYERS, SECRECY_TIERS, TIERS, VALIDATIONS } from '../../types.js';
+import type { CliContext, CommandOutput } from '../context.js';
+import {
+  enumOption,
+  exampleText,
+  intOption,
+  jsonObjectOption,
+  listOption,
+  numberOption,
+  timeOption,
+} from '../options.js';
+import { readContent } from '../read-input.js';
+import type { Runner } from '../runner.js';
+
+interface PutFlags {
+  id?: string;
+  content?: string;
+  file?: string;
+  title?: string;
+  type?: (typeof ITEM_TYPES)[number];
+  tier?: (typeof TIERS)[number];
+  layer?: (typeof LAYERS)[number];
+  key?: string;
+  task?: string;
+  step?: string;
+  scope?: string;
+  corpus?: string;
+  tags?: string[];
+  entities?: string[];
+  source?: string;
+  provenance?: Record<string, unknown>;
+  confidence?: number;
+  validation?: (typeof VALIDATIONS)[number];
+  weight?: number;
+  injectable?: boolean;
+  secrecy?: (typeof SECRECY_TIERS)[number];
+  expires?: string;
+  ifVersion?: number;
+}
+
+export function registerPut(program: Command, run: Runner): void {
+  program
+    .command('put')
+    .description('Create or update a memory item (by --id, by --layer/--key, or new)')
+    .argument('[stdin]', "'-' to read content from standard input")
+    .option('--id <id>', 'update this item (NOT_FOUND if absent)')
+    .option('--content <text>', 'the content')
+    .option('--file <path>', "read the content from a file ('-' for stdin)")
+    .option('--title <text>', 'short title')
+    .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
+    .addOption(enumOption('--tier <tier>', 'memory tier', TIERS))
+    .addOption(enumOption('--layer <layer>', 'memtool layer; with --key makes an upsert', LAYERS))
+    .option('--key <key>', 'logical key (upserts on layer+key+task+step)')
+    .option('--task <id>', 'task id')
+    .option('--step <id>', 'step id')
+    .option('--scope <scope>', 'workspace scope (default: project)')
+    .option('--corpus <id>', 'corpus id')
+    .addOption(listOption('--tags <tags>', 'tags'))
+    .addOption(listOption('--entities <names>', 'entities'))
+    .option('--source <source>', 'where it came from (PRD, manual, log, …)')
+    .addOption(jsonObjectOption('--provenance <json>', 'provenance as a JSON object'))
+    .addOption(numberOption('--confidence <0..1>', 'confidence', 0, 1))
+    .addOption(enumOption('--validation <state>', 'validation state', VALIDATIONS))
+    .addOption(numberOption('--weight <n>', 'importance weight', 0, 1e6))
+    .option('--injectable', 'may be pasted into prompts by recall (default)')
+    .option('--no-injectable', 'never paste into prompts')
+    .addOption(enumOption('--secrecy <tier>', 'secrecy tier', SECRECY_TIERS))
+    .addOption(timeOption('--expires <when>', 'expiry', 'future'))
+    .addOption(
+      intOption('--if-version <n>', 'write only if the stored version is n (0: must not exist)'),
+    )
+    .addHelpText(
+      'after',
+      exampleText(
+        "engram put --layer feature --task T123 --key business_rules --content 'Password: 8+ chars'",
+        "echo 'We chose JWT for stateless auth' | engram put --type decision --tags auth",
+        'engram put --id MEM-0123456789ab --if-version 2 --file notes.md',
+      ),
+    )
+    .action(
+      run(async (ctx, stdinArg: string | undefined, flags: PutFlags) =>
+        putCommand(ctx, stdinArg, flags),
+      ),
+    );
+}
+
+async function putCommand(
+  ctx: CliContext,
+  stdinArg: string | undefined,
+  flags: PutFlags,
+): Promise<CommandOutput> {
+  if (stdinArg !== undefined && stdinArg !== '-') {
+    throw new EngramError('PARAM_ERROR', `Unexpected argument '${stdinArg}'`, {
+      hint: "Pass text with --content, a file with --file, or '-' for stdin.",
+    });
+  }
+  const content = await readContent(
+    { content: flags.content, file: flags.file, dash: stdinArg === '-' },
+    ctx,
+  );
+  const engram = await ctx.open({ write: true });
+  const result = await engram.put({
+    content,
+    id: flags.id,
+    if_version: flags.ifVersion,
+    title: flags.title,
+    type: flags.type,
+    tier: flags.tier,
+    layer: flags.layer,
+    key: flags.key,
+    task_id: flags.task,
+    step_id: flags.step,
+    scope: flags.scope,
+    corpus_id: flags.corpus,
+    tags: flags.tags,
+    entities: flags.entities,
+    source: flags.source,
+    provenance: flags.provenance,
+    confidence: flags.confidence,
+    validation: flags.validation,
+    weight: flags.weight,
+    injectable: flags.injectable,
+    secrecy: flags.secrecy,
+    expires_at: flags.expires,
+  });
+  return { kind: 'data', view: 'put', data: { ...result } };
+}

@@ -1,0 +1,18 @@
+/** `engram stats`: counts by tier, type, layer and scope; archived; size; schema version. */
+import type { Command } from 'commander';
+import type { CliContext, CommandOutput } from '../context.js';
+import { exampleText } from '../options.js';
+import type { Runner } from '../runner.js';
+
+export function registerStats(program: Command, run: Runner): void {
+  program
+    .command('stats')
+    .description('Store statistics')
+    .addHelpText('after', exampleText('engram stats --json'))
+    .action(
+      run(async (ctx: CliContext): Promise<CommandOutput> => {
+        const engram = await ctx.open();
+        return { kind: 'data', view: 'stats', data: { ...(await engram.stats()) } };
+      }),
+    );
+}

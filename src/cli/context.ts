@@ -1,0 +1,35 @@
+/**
+ * What a CLI command receives and returns. Commands return data; `output.ts` renders it.
+ */
+
+import type { StoreLocation } from '../config/discover-store.js';
+import type { Engram } from '../engram.js';
+
+/** A text renderer name known to `output.ts`. */
+export type View =
+  | 'item'
+  | 'put'
+  | 'list'
+  | 'show'
+  | 'history'
+  | 'delete'
+  | 'stats'
+  | 'import'
+  | 'init';
+
+export type CommandOutput =
+  | { kind: 'data'; view: View; data: Record<string, unknown> }
+  /** Raw lines for stdout (JSONL export), streamed. */
+  | { kind: 'lines'; lines: AsyncIterable<string> };
+
+export interface CliContext {
+  /** Opens the store found by discovery; `write` creates a missing user store. */
+  open(options?: { write?: boolean }): Promise<Engram>;
+  /** Where the store is (without opening it). */
+  locate(): StoreLocation;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** A warning on stderr, unless `-q`. */
+  warn(message: string): void;
+}

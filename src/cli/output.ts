@@ -1,0 +1,197 @@
+/**
+ * The only writer to stdout in engram. JSON for agents (the default when stdout is not a
+ * terminal), readable text for people; errors and warnings go to stderr.
+ */
+import type { Writable } from 'node:stream';
+import type { EngramError } from '../errors.js';
+import type { MemoryItem, MemoryLink, Revision } from '../types.js';
+import type { CommandOutput, View } from './context.js';
+
+export type OutputFormat = 'json' | 'text';
+
+export interface Output {
+  readonly format: OutputFormat;
+  write(output: CommandOutput): Promise<void>;
+  error(error: EngramError, verbose: boolean): void;
+  warn(message: string): void;
+}
+
+export interface OutputOptions {
+  format: OutputFormat;
+  quiet: boolean;
+  color: boolean;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+type Paint = (text: string) => string;
+interface Palette {
+  id: Paint;
+  dim: Paint;
+  bold: Paint;
+  red: Paint;
+  yellow: Paint;
+}
+
+const PLAIN: Palette = { id: String, dim: String, bold: String, red: String, yellow: String };
+
+async function palette(color: boolean): Promise<Palette> {
+  if (!color) return PLAIN;
+  const { default: pc } = await import('picocolors');
+  return { id: pc.cyan, dim: pc.dim, bold: pc.bold, red: pc.red, yellow: pc.yellow };
+}
+
+function preview(item: MemoryItem, width = 72): string {
+  const text = (item.title || item.content).replace(/\s+/g, ' ').trim();
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+function itemLine(item: MemoryItem, p: Palette): string {
+  const address = [item.layer, item.task_id, item.step_id, item.key]
+    .filter((v) => v !== null)
+    .join('/');
+  const flags = item.archived ? ` ${p.yellow('[archived]')}` : '';
+  return `${p.id(item.id)}  ${item.tier}/${item.type}  v${item.version}  ${p.dim(item.updated_at.slice(0, 19))}${
+    address ? `  ${p.dim(address)}` : ''
+  }${flags}\n  ${preview(item)}`;
+}
+
+function itemBlock(item: MemoryItem, p: Palette): string {
+  const rows: [string, unknown][] = [
+    ['title', item.title || undefined],
+    ['type', item.type],
+    ['tier', item.tier],
+    ['layer', item.layer],
+    ['task', item.task_id],
+    ['step', item.step_id],
+    ['key', item.key],
+    ['scope', item.scope],
+    ['corpus', item.corpus_id],
+    ['tags', item.tags.length > 0 ? item.tags.join(', ') : undefined],
+    ['entities', item.entities.length > 0 ? item.entities.join(', ') : undefined],
+    ['source', item.source],
+    ['provenance', item.provenance === null ? undefined : JSON.stringify(item.provenance)],
+    ['confidence', item.confidence],
+    ['validation', item.validation],
+    ['weight', item.weight],
+    ['injectable', item.injectable],
+    ['secrecy', item.secrecy],
+    ['version', item.version],
+    ['usage', item.usage_count],
+    ['created', item.created_at],
+    ['updated', item.updated_at],
+    ['expires', item.expires_at],
+    ['archived', item.archived || undefined],
+  ];
+  const meta = rows
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${p.dim(k.padEnd(11))}${String(v)}`)
+    .join('\n');
+  return `${p.bold(p.id(item.id))}\n${meta}\n\n${item.content}`;
+}
+
+function keyValues(data: Record<string, unknown>, p: Palette): string {
+  return Object.entries(data)
+    .filter(([k]) => k !== 'errors')
+    .map(([k, v]) => {
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+        const inner = Object.entries(v as Record<string, unknown>)
+          .map(([ik, iv]) => `  ${ik}: ${String(iv)}`)
+          .join('\n');
+        return `${p.dim(k)}\n${inner || '  (none)'}`;
+      }
+      return `${p.dim(k.padEnd(16))}${Array.isArray(v) ? v.join(', ') : String(v)}`;
+    })
+    .join('\n');
+}
+
+function linkLine(link: MemoryLink, p: Palette): string {
+  return `  ${p.id(link.src_id)} --${link.type}--> ${p.id(link.dst_id)}`;
+}
+
+const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => string> = {
+  item: (d, p) => itemBlock(d.item as MemoryItem, p),
+  put: (d, p) =>
+    `${d.action as string} ${p.id((d.item as MemoryItem).id)} v${(d.item as MemoryItem).version}`,
+  list: (d, p) => {
+    const items = d.items as MemoryItem[];
+    const shown = `${items.length} of ${d.total as number}${(d.offset as number) > 0 ? ` from ${d.offset as number}` : ''}`;
+    return items.length === 0
+      ? p.dim('no items')
+      : `${items.map((i) => itemLine(i, p)).join('\n')}\n${p.dim(shown)}`;
+  },
+  show: (d, p) => {
+    const links = d.links as MemoryLink[];
+    const footer = `\n\n${p.dim(`revisions  ${d.revisions as number}`)}${
+      links.length > 0 ? `\n${p.dim('links')}\n${links.map((l) => linkLine(l, p)).join('\n')}` : ''
+    }`;
+    return itemBlock(d.item as MemoryItem, p) + footer;
+  },
+  history: (d, p) =>
+    (d.versions as Revision[])
+      .map(
+        (r) =>
+          `${p.bold(`v${r.version}`)}  ${p.dim(r.changed_at)}  ${r.reason}${r.actor ? `  by ${r.actor}` : ''}\n  ${preview(r.item)}`,
+      )
+      .join('\n'),
+  delete: (d, p) =>
+    `${d.action as string} ${p.id(d.id as string)}${
+      d.removed ? `\n${keyValues({ removed: d.removed }, p)}` : ''
+    }`,
+  stats: keyValues,
+  import: keyValues,
+  init: (d, p) =>
+    `${d.created ? 'Initialised' : 'Already initialised'} ${p.bold(d.path as string)}\n${p.dim('tokenizer')} ${d.fts_tokenizer as string}`,
+};
+
+function writeChunk(stream: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/** Creates the output for one CLI run. */
+export function createOutput(options: OutputOptions): Output {
+  const { stdout, stderr } = options;
+  return {
+    format: options.format,
+    async write(output) {
+      if (output.kind === 'lines') {
+        let buffer = '';
+        for await (const line of output.lines) {
+          buffer += `${line}\n`;
+          if (buffer.length >= 65536) {
+            await writeChunk(stdout, buffer);
+            buffer = '';
+          }
+        }
+        if (buffer !== '') await writeChunk(stdout, buffer);
+        return;
+      }
+      if (options.format === 'json') {
+        await writeChunk(stdout, `${JSON.stringify({ ok: true, ...output.data })}\n`);
+        return;
+      }
+      const p = await palette(options.color);
+      await writeChunk(stdout, `${TEXT_VIEWS[output.view](output.data, p)}\n`);
+    },
+    error(error, verbose) {
+      if (options.format === 'json') {
+        const payload: Record<string, unknown> = { ...error.toJSON() };
+        if (verbose && error.cause !== undefined)
+          payload.cause = String((error.cause as Error)?.stack ?? error.cause);
+        stderr.write(`${JSON.stringify(payload)}\n`);
+        return;
+      }
+      const hint = error.hint === undefined ? '' : `\n  hint: ${error.hint}`;
+      const cause =
+        verbose && error.cause !== undefined
+          ? `\n${String((error.cause as Error)?.stack ?? error.cause)}`
+          : '';
+      stderr.write(`engram: error[${error.code}]: ${error.message}${hint}${cause}\n`);
+    },
+    warn(message) {
+      if (!options.quiet) stderr.write(`engram: warning: ${message}\n`);
+    },
+  };
+}

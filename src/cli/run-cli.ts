@@ -1,0 +1,219 @@
+/**
+ * The CLI composition root: reads flags, environment and config (the only CLI module that does),
+ * declares every command, runs one, renders its data, and maps every failure to the error contract.
+ */
+
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { discoverStore } from '../config/discover-store.js';
+import type { Engram } from '../engram.js';
+import { EngramError, toEngramError } from '../errors.js';
+import { VERSION } from '../version.js';
+import { registerDelete } from './commands/delete.js';
+import { registerExport } from './commands/export.js';
+import { registerGet } from './commands/get.js';
+import { registerHistory } from './commands/history.js';
+import { registerImport } from './commands/import.js';
+import { registerInit } from './commands/init.js';
+import { registerList } from './commands/list.js';
+import { registerPut } from './commands/put.js';
+import { registerShow } from './commands/show.js';
+import { registerStats } from './commands/stats.js';
+import type { CliContext } from './context.js';
+import { createOutput, type Output, type OutputFormat } from './output.js';
+import type { Runner } from './runner.js';
+
+export interface CliIo {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdin: CliContext['stdin'];
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+const REGISTER = [
+  registerInit,
+  registerPut,
+  registerGet,
+  registerList,
+  registerShow,
+  registerHistory,
+  registerDelete,
+  registerStats,
+  registerExport,
+  registerImport,
+];
+
+interface GlobalFlags {
+  db?: string;
+  json?: boolean;
+  format?: OutputFormat;
+  quiet?: boolean;
+  verbose?: boolean;
+  session?: string;
+}
+
+function formatError(value: string, source: string): EngramError {
+  return new EngramError('PARAM_ERROR', `Invalid ${source} '${value}'`, {
+    hint: 'Valid values: text, json',
+  });
+}
+
+/**
+ * Output format before commander runs, so that even a parse error is rendered as asked:
+ * `--json` / `--format` > `ENGRAM_FORMAT` > JSON unless stdout is a terminal.
+ */
+function pickFormat(io: CliIo): { format: OutputFormat; problem?: EngramError } {
+  let flag: string | undefined;
+  for (let i = 0; i < io.argv.length; i++) {
+    const arg = io.argv[i] ?? '';
+    if (arg === '--') break;
+    if (arg === '--json') flag = 'json';
+    else if (arg === '--format') flag = io.argv[i + 1];
+    else if (arg.startsWith('--format=')) flag = arg.slice('--format='.length);
+  }
+  const fallback: OutputFormat = io.stdout.isTTY ? 'text' : 'json';
+  for (const [value, source] of [
+    [flag, '--format'],
+    [io.env.ENGRAM_FORMAT, 'ENGRAM_FORMAT'],
+  ] as const) {
+    if (value === undefined || value === '') continue;
+    if (value === 'json' || value === 'text') return { format: value };
+    return { format: fallback, problem: formatError(value, source) };
+  }
+  return { format: fallback };
+}
+
+function commandNames(program: Command): string[] {
+  return program.commands.map((c) => c.name());
+}
+
+/** Turns commander's parse errors into PARAM_ERROR with a useful hint. */
+function fromCommander(error: CommanderError, program: Command, argv: string[]): EngramError {
+  const [first = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+  const message = first.charAt(0).toUpperCase() + first.slice(1);
+  const name = argv.find((a) => commandNames(program).includes(a));
+  const command = program.commands.find((c) => c.name() === name);
+  let hint = rest.join(' ').trim();
+  if (error.code === 'commander.unknownCommand') {
+    hint = `${hint} Commands: ${commandNames(program).join(', ')}`.trim();
+  } else if (error.code === 'commander.unknownOption') {
+    const flags = (command ?? program).options.map((o) => o.long).filter(Boolean);
+    const globals = program.options.map((o) => o.long).filter(Boolean);
+    hint =
+      `${hint} Valid flags${command ? ` for ${command.name()}` : ''}: ${[...flags, ...globals].join(', ')}`.trim();
+  } else if (hint === '') {
+    hint = `Run \`engram ${command ? `${command.name()} ` : ''}--help\` for usage.`;
+  }
+  return new EngramError('PARAM_ERROR', message, { hint, details: { commander: error.code } });
+}
+
+function buildProgram(run: Runner, io: CliIo): Command {
+  const program = new Command('engram')
+    .description('Persistent, governed, searchable memory for LLM agents, in one SQLite file.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .option(
+      '--db <path>',
+      'database file (default: nearest .engram/memory.db, else ~/.engram/memory.db)',
+    )
+    .option('--json', 'JSON output (default when stdout is not a terminal)')
+    .option('--format <format>', 'output format: text|json')
+    .option('-q, --quiet', 'no warnings or progress on stderr')
+    .option('-v, --verbose', 'show error causes and stack traces')
+    .option('--session <id>', 'actor recorded on writes (or ENGRAM_SESSION)')
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => {},
+    })
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ engram init\n  $ engram put --type decision --tags auth --content "We chose JWT for stateless auth"\n  $ engram list --tags auth\n  $ engram <command> --help',
+    );
+  for (const register of REGISTER) register(program, run);
+  for (const command of program.commands)
+    command.exitOverride().configureOutput(program.configureOutput());
+  return program;
+}
+
+/** Runs the CLI once and returns the process exit code. */
+export async function runCli(io: CliIo): Promise<number> {
+  const picked = pickFormat(io);
+  const verbose = io.argv.includes('--verbose') || io.argv.includes('-v');
+  const quiet = io.argv.includes('--quiet') || io.argv.includes('-q');
+  const output: Output = createOutput({
+    format: picked.format,
+    quiet,
+    color: picked.format === 'text' && io.stdout.isTTY === true && !('NO_COLOR' in io.env),
+    stdout: io.stdout as never,
+    stderr: io.stderr as never,
+  });
+  const opened: Engram[] = [];
+
+  const run: Runner =
+    (handler) =>
+    async (...args) => {
+      const command = args[args.length - 1] as Command;
+      const globals = command.optsWithGlobals<GlobalFlags>();
+      const locate = () =>
+        discoverStore({
+          flag: globals.db,
+          env: io.env.ENGRAM_DB,
+          cwd: io.cwd,
+          home: io.env.HOME ?? homedir(),
+        });
+      const ctx: CliContext = {
+        cwd: io.cwd,
+        env: io.env,
+        stdin: io.stdin,
+        locate,
+        warn: (message) => output.warn(message),
+        async open({ write = false } = {}) {
+          const location = locate();
+          let path = location.path;
+          if (!location.exists && location.source === 'user') {
+            if (write) {
+              mkdirSync(dirname(path), { recursive: true });
+            } else {
+              output.warn(
+                `no store found (no .engram/ here or above, no ${path}); showing an empty one`,
+              );
+              path = ':memory:';
+            }
+          }
+          const { openEngram } = await import('../engram.js');
+          const engram = await openEngram({
+            path,
+            session: globals.session ?? io.env.ENGRAM_SESSION ?? null,
+          });
+          opened.push(engram);
+          return engram;
+        },
+      };
+      await output.write(await handler(ctx, ...args.slice(0, -1)));
+    };
+
+  const program = buildProgram(run, io);
+  try {
+    if (picked.problem) throw picked.problem;
+    await program.parseAsync(io.argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      if (error.code === 'commander.help') return error.exitCode;
+      output.error(fromCommander(error, program, io.argv), verbose);
+      return 2;
+    }
+    const failure = toEngramError(error);
+    output.error(failure, verbose);
+    return failure.exitCode;
+  } finally {
+    for (const engram of opened) engram.close();
+  }
+}

@@ -1,0 +1,315 @@
+/**
+ * The facade: `openEngram(options)` returns the one API that the CLI, the MCP server and library
+ * users call. It validates input, runs the write modes and versioning rules, and keeps every
+ * write inside one store transaction together with its revision and event.
+ */
+import { EngramError } from './errors.js';
+import { type AdmissionHook, admitWrite } from './items/admission.js';
+import {
+  createItem,
+  exportLine,
+  hasChanges,
+  mergeFields,
+  nextVersion,
+} from './items/build-item.js';
+import { type ImportReport, importLines } from './items/import-lines.js';
+import { parseInput } from './items/parse-input.js';
+import {
+  type GetQuery,
+  getQuerySchema,
+  type ListInput,
+  linkInputSchema,
+  listFilterSchema,
+  type PutInput,
+  putInputSchema,
+} from './items/schemas.js';
+import type { DeleteCounts, Store } from './store/store.js';
+import type { LinkType, MemoryItem, MemoryLink, Revision, StoreStats } from './types.js';
+import { newItemId } from './util/ids.js';
+import { type Clock, systemClock } from './util/time.js';
+
+export type { ImportReport } from './items/import-lines.js';
+export type { GetQuery, ListInput, PutInput } from './items/schemas.js';
+
+export interface EngramOptions {
+  /** Database file, or `:memory:`. */
+  path: string;
+  /** Actor recorded on every event and revision (`--session` / `ENGRAM_SESSION`). */
+  session?: string | null;
+  /** Time source; tests pass a fixed clock. */
+  clock?: Clock;
+  /** Write policy, called for every item before it is stored. */
+  admit?: AdmissionHook;
+  /** Tokenizer preset recorded for the full-text index when the store is new. */
+  ftsTokenizer?: string;
+  /** Opens the store; defaults to the embedded SQLite store. */
+  openStore?: (path: string) => Store;
+}
+
+export interface PutResult {
+  /** `created`, `updated`, or `unchanged` when the write would not change the item. */
+  action: 'created' | 'updated' | 'unchanged';
+  /** How the target was chosen: by `id`, by logical `key`, or a `new` item. */
+  mode: 'id' | 'key' | 'new';
+  item: MemoryItem;
+}
+
+export interface ListResult {
+  items: MemoryItem[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface ShowResult {
+  item: MemoryItem;
+  revisions: number;
+  links: MemoryLink[];
+}
+
+export interface DeleteResult {
+  id: string;
+  action: 'archived' | 'unchanged' | 'deleted';
+  /** Rows removed per table, for a hard delete. */
+  removed?: DeleteCounts;
+}
+
+export interface LinkResult {
+  created: boolean;
+  link: MemoryLink;
+}
+
+/** The engram API. Every method validates its input and throws {@link EngramError} on failure. */
+export interface Engram {
+  readonly path: string;
+  /** Creates or updates an item (memtool's three modes: by id, by logical key, or new). */
+  put(input: PutInput): Promise<PutResult>;
+  /** One item by id, or the newest non-archived item at a logical key. */
+  get(query: GetQuery): Promise<MemoryItem>;
+  list(filter?: ListInput): Promise<ListResult>;
+  show(id: string): Promise<ShowResult>;
+  /** Every stored version, oldest first. */
+  history(id: string): Promise<Revision[]>;
+  /** Archives an item, or with `hard` removes it and its derived rows. */
+  delete(id: string, options?: { hard?: boolean }): Promise<DeleteResult>;
+  link(input: { src_id: string; dst_id: string; type: LinkType }): Promise<LinkResult>;
+  stats(): Promise<StoreStats>;
+  /** JSONL lines, one complete item each, oldest first. */
+  exportLines(options?: { withHistory?: boolean }): AsyncIterable<string>;
+  /** Upserts items from JSONL lines by id; malformed lines are reported, never dropped silently. */
+  importLines(lines: Iterable<string> | AsyncIterable<string>): Promise<ImportReport>;
+  close(): void;
+}
+
+const DEFAULT_LIST_LIMIT = 50;
+
+async function defaultStore(): Promise<(path: string) => Store> {
+  const { createSqliteStore } = await import('./store/sqlite-store.js');
+  return createSqliteStore;
+}
+
+/**
+ * Opens an engram store.
+ *
+ * @example
+ * import { openEngram } from 'engram';
+ * const engram = await openEngram({ path: '.engram/memory.db' });
+ * const { item } = await engram.put({ content: 'We chose JWT for stateless auth', tags: ['auth'] });
+ * console.log((await engram.get({ id: item.id })).version); // 1
+ * engram.close();
+ */
+export async function openEngram(options: EngramOptions): Promise<Engram> {
+  const open = options.openStore ?? (await defaultStore());
+  const store = open(options.path);
+  const clock = options.clock ?? systemClock;
+  const actor = options.session ?? null;
+  const now = () => clock().toISOString();
+  const tokenizer = options.ftsTokenizer;
+  if (tokenizer !== undefined && store.getMeta('fts_tokenizer') === undefined) {
+    store.transaction(() => store.setMeta('fts_tokenizer', tokenizer));
+  }
+
+  const record = (item: MemoryItem, action: string, details: Record<string, unknown> = {}) => {
+    const at = item.updated_at;
+    store.addRevision({
+      item_id: item.id,
+      version: item.version,
+      changed_at: at,
+      actor,
+      reason: action,
+      item,
+    });
+    store.addEvent({
+      item_id: item.id,
+      action,
+      actor,
+      at,
+      details: { version: item.version, ...details },
+    });
+  };
+
+  const requireItem = (id: string): MemoryItem => {
+    const item = store.getItem(id);
+    if (item === undefined) {
+      throw new EngramError('NOT_FOUND', `No memory item with id ${id}`, {
+        hint: 'Use `engram list` or `engram search` to find ids.',
+        details: { id },
+      });
+    }
+    return item;
+  };
+
+  return {
+    path: store.path,
+
+    async put(input) {
+      const { id, if_version: ifVersion, ...fields } = parseInput(putInputSchema, input);
+      if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
+        throw new EngramError('PARAM_ERROR', '--key needs --layer to address an item', {
+          hint: 'Use --layer project|feature|run with --key, or --id to update by id.',
+        });
+      }
+      return store.transaction((): PutResult => {
+        const at = now();
+        let existing: MemoryItem | undefined;
+        let mode: PutResult['mode'] = 'new';
+        if (id !== undefined) {
+          existing = requireItem(id);
+          mode = 'id';
+        } else if (fields.layer !== undefined && fields.key !== undefined) {
+          existing = store.findByKey({
+            layer: fields.layer,
+            key: fields.key,
+            task_id: fields.task_id ?? null,
+            step_id: fields.step_id ?? null,
+          });
+          mode = 'key';
+        }
+        if (ifVersion !== undefined && (existing?.version ?? 0) !== ifVersion) {
+          throw new EngramError(
+            'CONFLICT',
+            `Version conflict: expected ${ifVersion}, stored ${existing?.version ?? 'none'}`,
+            {
+              hint: 'Re-read the item, merge your change, and retry with the current version.',
+              details: {
+                id: existing?.id ?? id ?? null,
+                expected_version: ifVersion,
+                current_version: existing?.version ?? 0,
+              },
+            },
+          );
+        }
+        const context = { operation: 'put', actor } as const;
+        if (existing === undefined) {
+          const item = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
+          store.insertItem(item);
+          record(item, 'create', { mode });
+          return { action: 'created', mode, item };
+        }
+        const merged = admitWrite(mergeFields(existing, fields), context, options.admit);
+        if (!hasChanges(existing, merged)) return { action: 'unchanged', mode, item: existing };
+        const item = nextVersion(existing, merged, at);
+        store.updateItem(item);
+        record(item, 'update', { mode });
+        return { action: 'updated', mode, item };
+      });
+    },
+
+    async get(query) {
+      const parsed = parseInput(getQuerySchema, query);
+      if ('id' in parsed) return requireItem(parsed.id);
+      const { items } = store.listItems({ ...parsed, sort: 'updated', limit: 1 });
+      const item = items[0];
+      if (item === undefined) {
+        const address = [parsed.layer, parsed.key, parsed.task_id, parsed.step_id].filter(Boolean);
+        throw new EngramError('NOT_FOUND', `No memory item at ${address.join('/')}`, {
+          hint: 'Check --layer/--key/--task/--step, or use `engram list --key-prefix`.',
+          details: { ...parsed },
+        });
+      }
+      return item;
+    },
+
+    async list(filter = {}) {
+      const parsed = parseInput(listFilterSchema, filter);
+      const limit = parsed.limit ?? DEFAULT_LIST_LIMIT;
+      const offset = parsed.offset ?? 0;
+      const page = store.listItems({ ...parsed, limit, offset });
+      return { ...page, limit, offset };
+    },
+
+    async show(id) {
+      const item = requireItem(id);
+      return { item, revisions: store.countRevisions(id), links: store.listLinks(id) };
+    },
+
+    async history(id) {
+      requireItem(id);
+      return store.listRevisions(id);
+    },
+
+    async delete(id, { hard = false } = {}) {
+      return store.transaction((): DeleteResult => {
+        const existing = requireItem(id);
+        if (hard) {
+          const removed = store.deleteItem(id);
+          store.addEvent({ item_id: id, action: 'delete', actor, at: now(), details: { removed } });
+          return { id, action: 'deleted', removed };
+        }
+        if (existing.archived) return { id, action: 'unchanged' };
+        const item = nextVersion(existing, { ...existing, archived: true }, now());
+        store.updateItem(item);
+        record(item, 'archive');
+        return { id, action: 'archived' };
+      });
+    },
+
+    async link(input) {
+      const parsed = parseInput(linkInputSchema, input);
+      if (parsed.src_id === parsed.dst_id) {
+        throw new EngramError('PARAM_ERROR', 'An item cannot link to itself', {
+          details: { id: parsed.src_id },
+        });
+      }
+      return store.transaction((): LinkResult => {
+        requireItem(parsed.src_id);
+        requireItem(parsed.dst_id);
+        const link: MemoryLink = { ...parsed, created_at: now() };
+        const created = store.addLink(link);
+        if (created) {
+          store.addEvent({
+            item_id: link.src_id,
+            action: 'link',
+            actor,
+            at: link.created_at,
+            details: { ...parsed },
+          });
+        }
+        return { created, link };
+      });
+    },
+
+    async stats() {
+      return store.stats();
+    },
+
+    async *exportLines({ withHistory = false } = {}) {
+      for (const item of store.iterateItems()) {
+        yield exportLine(item, withHistory ? store.listRevisions(item.id) : undefined);
+      }
+    },
+
+    importLines(lines) {
+      return importLines(lines, {
+        store,
+        actor,
+        now,
+        admit: (item) => admitWrite(item, { operation: 'import', actor }, options.admit),
+      });
+    },
+
+    close() {
+      store.close();
+    },
+  };
+}

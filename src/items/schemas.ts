@@ -1,0 +1,136 @@
+/**
+ * Input schemas for every operation, shared by the CLI, the library and (later) the MCP tools so
+ * that all three validate the same way and report the same PARAM_ERROR.
+ */
+import { z } from 'zod';
+import { ITEM_TYPES, LAYERS, LINK_TYPES, SECRECY_TIERS, TIERS, VALIDATIONS } from '../types.js';
+import { isCanonicalTimestamp } from '../util/time.js';
+
+const text = z.string().max(1000);
+const nullableText = text.nullable();
+const timestamp = z.string().refine(isCanonicalTimestamp, {
+  message: 'must be a UTC ISO-8601 timestamp like 2026-11-22T10:00:00.000Z',
+});
+const terms = z.array(z.string().max(200)).max(1000);
+const provenance = z.record(z.string(), z.unknown());
+
+/** An item id: `MEM-…` for new items, but any imported id is kept as given. */
+export const itemIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\s\p{Cc}]+$/u, { message: 'must not contain whitespace or control characters' });
+
+/** The fields a caller may set on an item through `put`. */
+export const itemFieldsSchema = z.strictObject({
+  title: z.string().max(1000).optional(),
+  content: z.string(),
+  type: z.enum(ITEM_TYPES).optional(),
+  tier: z.enum(TIERS).optional(),
+  layer: z.enum(LAYERS).optional(),
+  task_id: text.optional(),
+  step_id: text.optional(),
+  key: text.optional(),
+  scope: text.min(1).optional(),
+  corpus_id: text.optional(),
+  tags: terms.optional(),
+  entities: terms.optional(),
+  source: text.optional(),
+  provenance: provenance.optional(),
+  confidence: z.number().min(0).max(1).optional(),
+  validation: z.enum(VALIDATIONS).optional(),
+  weight: z.number().min(0).max(1e6).optional(),
+  injectable: z.boolean().optional(),
+  secrecy: z.enum(SECRECY_TIERS).optional(),
+  expires_at: timestamp.nullable().optional(),
+});
+
+export const putInputSchema = itemFieldsSchema.extend({
+  id: itemIdSchema.optional(),
+  if_version: z.number().int().min(0).optional(),
+});
+
+export type PutInput = z.input<typeof putInputSchema>;
+
+/** `get`: an id, or a logical key (task and step narrow it when given). */
+export const getQuerySchema = z.union([
+  z.strictObject({ id: itemIdSchema }),
+  z.strictObject({
+    layer: z.enum(LAYERS),
+    key: text.min(1),
+    task_id: text.optional(),
+    step_id: text.optional(),
+  }),
+]);
+
+export type GetQuery = z.input<typeof getQuerySchema>;
+
+export const listFilterSchema = z.strictObject({
+  layer: z.enum(LAYERS).optional(),
+  type: z.enum(ITEM_TYPES).optional(),
+  tier: z.enum(TIERS).optional(),
+  task_id: text.optional(),
+  step_id: text.optional(),
+  key: text.optional(),
+  key_prefix: text.optional(),
+  tags: terms.optional(),
+  scope: text.optional(),
+  archived: z.enum(['exclude', 'only', 'include']).optional(),
+  since: timestamp.optional(),
+  until: timestamp.optional(),
+  sort: z.enum(['updated', 'created']).optional(),
+  limit: z.number().int().min(1).max(100_000).optional(),
+  offset: z.number().int().min(0).optional(),
+});
+
+export type ListInput = z.input<typeof listFilterSchema>;
+
+/** A complete item as `export` writes it; missing fields take their defaults on import. */
+export const importItemSchema = z.object({
+  id: itemIdSchema.optional(),
+  title: z.string().default(''),
+  content: z.string(),
+  type: z.enum(ITEM_TYPES).default('note'),
+  tier: z.enum(TIERS).default('stm'),
+  layer: z.enum(LAYERS).nullable().default(null),
+  task_id: nullableText.default(null),
+  step_id: nullableText.default(null),
+  key: nullableText.default(null),
+  scope: text.min(1).default('project'),
+  corpus_id: nullableText.default(null),
+  tags: terms.default([]),
+  entities: terms.default([]),
+  source: nullableText.default(null),
+  provenance: provenance.nullable().default(null),
+  confidence: z.number().min(0).max(1).default(0.5),
+  validation: z.enum(VALIDATIONS).default('unverified'),
+  weight: z.number().min(0).max(1e6).default(1),
+  injectable: z.boolean().default(true),
+  secrecy: z.enum(SECRECY_TIERS).default('S3'),
+  version: z.number().int().min(1).default(1),
+  usage_count: z.number().int().min(0).default(0),
+  last_used_at: timestamp.nullable().default(null),
+  content_hash: z.string().optional(),
+  created_at: timestamp.optional(),
+  updated_at: timestamp.optional(),
+  expires_at: timestamp.nullable().default(null),
+  archived: z.boolean().default(false),
+});
+
+export const importRevisionSchema = z.object({
+  version: z.number().int().min(1),
+  changed_at: timestamp,
+  actor: z.string().nullable(),
+  reason: z.string(),
+  item: importItemSchema,
+});
+
+export const importLineSchema = importItemSchema.extend({
+  revisions: z.array(importRevisionSchema).optional(),
+});
+
+export const linkInputSchema = z.strictObject({
+  src_id: itemIdSchema,
+  dst_id: itemIdSchema,
+  type: z.enum(LINK_TYPES),
+});

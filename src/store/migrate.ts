@@ -1,0 +1,55 @@
+/**
+ * Applies pending migrations in order, each inside one `BEGIN IMMEDIATE` transaction that re-reads
+ * the version first, so concurrent openers apply each migration exactly once.
+ */
+import { EngramError } from '../errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
+import type { SqliteDatabase } from './open-database.js';
+
+const META_TABLE = `CREATE TABLE IF NOT EXISTS schema_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+)`;
+
+/**
+ * Schema version recorded in the file: 0 for an empty file. A non-empty file without
+ * `schema_meta` belongs to something else and is refused rather than written into.
+ */
+export function readSchemaVersion(db: SqliteDatabase): number {
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all() as string[];
+  if (tables.length === 0) return 0;
+  if (!tables.includes('schema_meta')) {
+    throw new EngramError('DB_ERROR', 'Not an engram database (no schema_meta table)', {
+      hint: 'Point --db at an engram store, or at a new file.',
+    });
+  }
+  const value = db
+    .prepare("SELECT value FROM schema_meta WHERE key = 'schema_version'")
+    .pluck()
+    .get() as string | undefined;
+  return value === undefined ? 0 : Number(value);
+}
+
+/** Brings the schema up to {@link SCHEMA_VERSION}; a no-op when already there. */
+export function migrate(db: SqliteDatabase): void {
+  for (const migration of MIGRATIONS) {
+    const apply = db.transaction(() => {
+      db.exec(META_TABLE);
+      if (readSchemaVersion(db) >= migration.version) return;
+      for (const statement of migration.statements) db.exec(statement);
+      const upsert = db.prepare(
+        'INSERT INTO schema_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      );
+      upsert.run('schema_version', String(migration.version));
+      const id = String(migration.version).padStart(4, '0');
+      upsert.run(`migration:${id}`, `${migration.name} ${new Date().toISOString()}`);
+    });
+    if (readSchemaVersion(db) < migration.version) apply.immediate();
+  }
+  if (readSchemaVersion(db) !== SCHEMA_VERSION) {
+    throw new EngramError('DB_ERROR', 'Schema migration did not reach the expected version');
+  }
+}

@@ -1,0 +1,7 @@
+/** Every migration, in order. The last one's version is the schema version this code speaks. */
+import { MIGRATION_0001 } from './0001-initial.js';
+import type { Migration } from './migration.js';
+
+export const MIGRATIONS: readonly Migration[] = [MIGRATION_0001];
+
+export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,46 @@
+/**
+ * Opens a SQLite file the way engram needs it: busy timeout first, schema version checked before
+ * anything is written (a newer schema is refused and the file left untouched), then WAL and the
+ * other pragmas, then migrations.
+ */
+import Database from 'better-sqlite3';
+import { EngramError } from '../errors.js';
+import { migrate, readSchemaVersion } from './migrate.js';
+import { SCHEMA_VERSION } from './migrations/index.js';
+import { toStoreError, withBusyRetry } from './sql-error.js';
+
+export type SqliteDatabase = Database.Database;
+
+export const BUSY_TIMEOUT_MS = 5000;
+
+/** Opens (creating if needed) and migrates the database at `path`; `:memory:` is allowed. */
+export function openDatabase(path: string): SqliteDatabase {
+  let db: SqliteDatabase;
+  try {
+    db = new Database(path);
+  } catch (error) {
+    throw toStoreError(error, path);
+  }
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const found = withBusyRetry(() => readSchemaVersion(db));
+    if (found > SCHEMA_VERSION) {
+      throw new EngramError(
+        'DB_ERROR',
+        `Database schema version ${found} is newer than this engram supports (${SCHEMA_VERSION}): ${path}`,
+        {
+          hint: 'Upgrade engram to open this database; it was left unchanged.',
+          details: { path, db_schema_version: found, code_schema_version: SCHEMA_VERSION },
+        },
+      );
+    }
+    if (path !== ':memory:') withBusyRetry(() => db.pragma('journal_mode = WAL'));
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = NORMAL');
+    withBusyRetry(() => migrate(db));
+    return db;
+  } catch (error) {
+    db.close();
+    throw toStoreError(error, path);
+  }
+}

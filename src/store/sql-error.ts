@@ -1,0 +1,87 @@
+/**
+ * Wraps driver errors once, at the store boundary: a busy database becomes a retryable DB_BUSY,
+ * anything else from SQLite a DB_ERROR, always keeping the original as `cause`.
+ */
+import { EngramError, isEngramError } from '../errors.js';
+
+const BUSY_CODES = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_SNAPSHOT',
+  'SQLITE_BUSY_RECOVERY',
+  'SQLITE_LOCKED',
+]);
+
+function sqliteCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
+}
+
+/** True when the error is SQLite reporting a lock held by another connection. */
+export function isBusyError(error: unknown): boolean {
+  if (isEngramError(error)) return error.code === 'DB_BUSY';
+  const code = sqliteCode(error);
+  return code !== undefined && BUSY_CODES.has(code);
+}
+
+/** Maps a thrown value from the driver to an EngramError; EngramErrors pass through. */
+export function toStoreError(error: unknown, path: string): unknown {
+  if (isEngramError(error)) return error;
+  const code = sqliteCode(error);
+  if (code === undefined) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (BUSY_CODES.has(code)) {
+    return new EngramError('DB_BUSY', `Database is locked (timeout after 5000ms): ${path}`, {
+      hint: 'Another process is writing. Retry after a short delay.',
+      details: { path },
+      cause: error,
+    });
+  }
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new EngramError('DB_ERROR', `Not a valid engram database (${message}): ${path}`, {
+      hint: 'Check --db / ENGRAM_DB; restore from an `engram export` if the file is damaged.',
+      details: { path, sqlite_code: code },
+      cause: error,
+    });
+  }
+  if (code === 'SQLITE_CANTOPEN') {
+    return new EngramError('DB_ERROR', `Cannot open database file: ${path}`, {
+      hint: 'Check that the directory exists and is writable, or run `engram init`.',
+      details: { path, sqlite_code: code },
+      cause: error,
+    });
+  }
+  if (code === 'SQLITE_FULL') {
+    return new EngramError('DB_ERROR', `Disk full while writing ${path}`, {
+      hint: 'Free some disk space; nothing was written.',
+      details: { path, sqlite_code: code },
+      cause: error,
+    });
+  }
+  return new EngramError('DB_ERROR', `Database error (${code}): ${message}`, {
+    details: { path, sqlite_code: code },
+    cause: error,
+  });
+}
+
+const MAX_BUSY_RETRIES = 8;
+
+/** Blocks the thread for `ms` milliseconds (the driver is synchronous, so the caller is too). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Runs `fn`, retrying with jittered backoff while SQLite reports the database busy beyond its own
+ * busy timeout; `fn` must be safe to re-run (a rolled-back transaction is).
+ */
+export function withBusyRetry<T>(fn: () => T): T {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return fn();
+    } catch (error) {
+      if (!isBusyError(error) || attempt >= MAX_BUSY_RETRIES) throw error;
+      sleepSync(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()));
+    }
+  }
+}

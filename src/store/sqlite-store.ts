@@ -1,0 +1,321 @@
+/**
+ * The SQLite implementation of {@link Store}: prepared statements over one better-sqlite3
+ * connection. Every write the facade makes runs inside `transaction()`, i.e. `BEGIN IMMEDIATE`.
+ */
+import { statSync } from 'node:fs';
+import type {
+  LogicalKey,
+  MemoryEvent,
+  MemoryItem,
+  MemoryLink,
+  Revision,
+  StoreStats,
+} from '../types.js';
+import { readSchemaVersion } from './migrate.js';
+import { openDatabase, type SqliteDatabase } from './open-database.js';
+import { ITEM_COLUMNS, type ItemRow, itemToParams, rowToItem } from './row-mapping.js';
+import { toStoreError, withBusyRetry } from './sql-error.js';
+import type { DeleteCounts, ListFilter, ListPage, Store } from './store.js';
+
+const SELECT_ITEM = `SELECT i.*,
+  (SELECT json_group_array(tag) FROM (SELECT tag FROM memory_tags WHERE item_id = i.id ORDER BY position)) AS tags_json,
+  (SELECT json_group_array(entity) FROM (SELECT entity FROM memory_entities WHERE item_id = i.id ORDER BY position)) AS entities_json
+  FROM memory_items i`;
+
+const INSERT_ITEM = `INSERT INTO memory_items (${ITEM_COLUMNS.join(', ')})
+  VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+
+const UPDATE_ITEM = `UPDATE memory_items SET ${ITEM_COLUMNS.filter((c) => c !== 'id')
+  .map((c) => `${c} = @${c}`)
+  .join(', ')} WHERE id = @id`;
+
+const EXPORT_PAGE = 500;
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Builds the WHERE clause of a list query; values are always bound, never interpolated. */
+function listWhere(filter: ListFilter): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const equal = (column: string, value: string | undefined) => {
+    if (value === undefined) return;
+    clauses.push(`i.${column} = ?`);
+    params.push(value);
+  };
+  equal('layer', filter.layer);
+  equal('type', filter.type);
+  equal('tier', filter.tier);
+  equal('task_id', filter.task_id);
+  equal('step_id', filter.step_id);
+  equal('key', filter.key);
+  equal('scope', filter.scope);
+  if (filter.key_prefix !== undefined) {
+    clauses.push("i.key LIKE ? ESCAPE '\\'");
+    params.push(`${escapeLike(filter.key_prefix)}%`);
+  }
+  for (const tag of filter.tags ?? []) {
+    clauses.push('EXISTS (SELECT 1 FROM memory_tags t WHERE t.item_id = i.id AND t.tag = ?)');
+    params.push(tag);
+  }
+  const archived = filter.archived ?? 'exclude';
+  if (archived === 'exclude') clauses.push('i.archived = 0');
+  if (archived === 'only') clauses.push('i.archived = 1');
+  if (filter.since !== undefined) {
+    clauses.push('i.updated_at >= ?');
+    params.push(filter.since);
+  }
+  if (filter.until !== undefined) {
+    clauses.push('i.updated_at < ?');
+    params.push(filter.until);
+  }
+  return { sql: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
+}
+
+function countBy(db: SqliteDatabase, column: string): Record<string, number> {
+  const rows = db
+    .prepare(
+      `SELECT coalesce(${column}, '(none)') AS k, count(*) AS n FROM memory_items WHERE archived = 0 GROUP BY k ORDER BY k`,
+    )
+    .all() as { k: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Opens (creating and migrating if needed) a SQLite store.
+ *
+ * @example
+ * const store = createSqliteStore('.engram/memory.db');
+ * const item = store.getItem('MEM-0123456789ab');
+ * store.close();
+ */
+export function createSqliteStore(path: string): Store {
+  const db = openDatabase(path);
+  const statements = {
+    getItem: db.prepare(`${SELECT_ITEM} WHERE i.id = ?`),
+    pageItems: db.prepare(
+      `${SELECT_ITEM} WHERE i.created_at > ? OR (i.created_at = ? AND i.id > ?)
+       ORDER BY i.created_at, i.id LIMIT ${EXPORT_PAGE}`,
+    ),
+    findByKey: db.prepare(
+      `${SELECT_ITEM} WHERE i.layer = ? AND i.key = ? AND i.task_id IS ? AND i.step_id IS ? AND i.archived = 0
+       ORDER BY i.updated_at DESC, i.id DESC LIMIT 1`,
+    ),
+    insertItem: db.prepare(INSERT_ITEM),
+    updateItem: db.prepare(UPDATE_ITEM),
+    deleteTags: db.prepare('DELETE FROM memory_tags WHERE item_id = ?'),
+    insertTag: db.prepare('INSERT INTO memory_tags (item_id, tag, position) VALUES (?, ?, ?)'),
+    deleteEntities: db.prepare('DELETE FROM memory_entities WHERE item_id = ?'),
+    insertEntity: db.prepare(
+      'INSERT INTO memory_entities (item_id, entity, position) VALUES (?, ?, ?)',
+    ),
+    addRevision: db.prepare(
+      `INSERT OR IGNORE INTO memory_revisions (item_id, version, changed_at, actor, reason, snapshot)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    listRevisions: db.prepare('SELECT * FROM memory_revisions WHERE item_id = ? ORDER BY version'),
+    countRevisions: db.prepare('SELECT count(*) FROM memory_revisions WHERE item_id = ?').pluck(),
+    addEvent: db.prepare(
+      'INSERT INTO memory_events (item_id, action, actor, at, details) VALUES (?, ?, ?, ?, ?)',
+    ),
+    addLink: db.prepare(
+      'INSERT OR IGNORE INTO memory_links (src_id, dst_id, type, created_at) VALUES (?, ?, ?, ?)',
+    ),
+    listLinks: db.prepare(
+      'SELECT * FROM memory_links WHERE src_id = ? OR dst_id = ? ORDER BY created_at, src_id, dst_id, type',
+    ),
+    getMeta: db.prepare('SELECT value FROM schema_meta WHERE key = ?').pluck(),
+    setMeta: db.prepare(
+      'INSERT INTO schema_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ),
+  };
+
+  const guard = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (error) {
+      throw toStoreError(error, path);
+    }
+  };
+
+  const writeTerms = (item: MemoryItem) => {
+    statements.deleteTags.run(item.id);
+    for (const [i, tag] of item.tags.entries()) statements.insertTag.run(item.id, tag, i);
+    statements.deleteEntities.run(item.id);
+    for (const [i, entity] of item.entities.entries())
+      statements.insertEntity.run(item.id, entity, i);
+  };
+
+  const deleteCount = (sql: string, id: string): number => db.prepare(sql).run(id).changes;
+
+  return {
+    path,
+    transaction: (fn) => guard(() => withBusyRetry(() => db.transaction(fn).immediate())),
+    schemaVersion: () => guard(() => readSchemaVersion(db)),
+    getMeta: (key) => guard(() => statements.getMeta.get(key) as string | undefined),
+    setMeta: (key, value) => guard(() => void statements.setMeta.run(key, value)),
+
+    getItem: (id) =>
+      guard(() => {
+        const row = statements.getItem.get(id) as ItemRow | undefined;
+        return row === undefined ? undefined : rowToItem(row);
+      }),
+    findByKey: (key: LogicalKey) =>
+      guard(() => {
+        const row = statements.findByKey.get(key.layer, key.key, key.task_id, key.step_id) as
+          | ItemRow
+          | undefined;
+        return row === undefined ? undefined : rowToItem(row);
+      }),
+    insertItem: (item) =>
+      guard(() => {
+        statements.insertItem.run(itemToParams(item));
+        writeTerms(item);
+      }),
+    updateItem: (item) =>
+      guard(() => {
+        statements.updateItem.run(itemToParams(item));
+        writeTerms(item);
+      }),
+    deleteItem: (id) =>
+      guard((): DeleteCounts => {
+        const counts: DeleteCounts = {
+          memory_tags: deleteCount('DELETE FROM memory_tags WHERE item_id = ?', id),
+          memory_entities: deleteCount('DELETE FROM memory_entities WHERE item_id = ?', id),
+          memory_revisions: deleteCount('DELETE FROM memory_revisions WHERE item_id = ?', id),
+          memory_links: db
+            .prepare('DELETE FROM memory_links WHERE src_id = ? OR dst_id = ?')
+            .run(id, id).changes,
+        };
+        counts.memory_items = deleteCount('DELETE FROM memory_items WHERE id = ?', id);
+        return counts;
+      }),
+    listItems: (filter: ListFilter): ListPage =>
+      guard(() => {
+        const where = listWhere(filter);
+        const order = filter.sort === 'created' ? 'i.created_at' : 'i.updated_at';
+        const total = db
+          .prepare(`SELECT count(*) FROM memory_items i ${where.sql}`)
+          .pluck()
+          .get(...where.params) as number;
+        const rows = db
+          .prepare(`${SELECT_ITEM} ${where.sql} ORDER BY ${order} DESC, i.id DESC LIMIT ? OFFSET ?`)
+          .all(...where.params, filter.limit ?? -1, filter.offset ?? 0) as ItemRow[];
+        return { items: rows.map(rowToItem), total };
+      }),
+    iterateItems: () => ({
+      // Keyset pages, so no cursor stays open while the caller uses the connection in between.
+      *[Symbol.iterator]() {
+        let after = { created_at: '', id: '' };
+        for (;;) {
+          const rows = guard(
+            () =>
+              statements.pageItems.all(after.created_at, after.created_at, after.id) as ItemRow[],
+          );
+          for (const row of rows) yield rowToItem(row);
+          const last = rows[rows.length - 1];
+          if (last === undefined || rows.length < EXPORT_PAGE) return;
+          after = { created_at: last.created_at as string, id: last.id as string };
+        }
+      },
+    }),
+
+    addRevision: (revision: Revision) =>
+      guard(
+        () =>
+          statements.addRevision.run(
+            revision.item_id,
+            revision.version,
+            revision.changed_at,
+            revision.actor,
+            revision.reason,
+            JSON.stringify(revision.item),
+          ).changes === 1,
+      ),
+    listRevisions: (itemId) =>
+      guard(() =>
+        (statements.listRevisions.all(itemId) as Record<string, unknown>[]).map(
+          (row): Revision => ({
+            item_id: row.item_id as string,
+            version: row.version as number,
+            changed_at: row.changed_at as string,
+            actor: row.actor as string | null,
+            reason: row.reason as string,
+            item: JSON.parse(row.snapshot as string) as MemoryItem,
+          }),
+        ),
+      ),
+    countRevisions: (itemId) => guard(() => statements.countRevisions.get(itemId) as number),
+
+    addEvent: (event) =>
+      guard(
+        () =>
+          void statements.addEvent.run(
+            event.item_id,
+            event.action,
+            event.actor,
+            event.at,
+            JSON.stringify(event.details),
+          ),
+      ),
+    listEvents: (itemId) =>
+      guard(() => {
+        const rows = (
+          itemId === undefined
+            ? db.prepare('SELECT * FROM memory_events ORDER BY id').all()
+            : db.prepare('SELECT * FROM memory_events WHERE item_id = ? ORDER BY id').all(itemId)
+        ) as Record<string, unknown>[];
+        return rows.map(
+          (row): MemoryEvent => ({
+            id: row.id as number,
+            item_id: row.item_id as string | null,
+            action: row.action as string,
+            actor: row.actor as string | null,
+            at: row.at as string,
+            details: JSON.parse(row.details as string) as Record<string, unknown>,
+          }),
+        );
+      }),
+
+    addLink: (link: MemoryLink) =>
+      guard(
+        () =>
+          statements.addLink.run(link.src_id, link.dst_id, link.type, link.created_at).changes ===
+          1,
+      ),
+    listLinks: (itemId) => guard(() => statements.listLinks.all(itemId, itemId) as MemoryLink[]),
+
+    stats: (): StoreStats =>
+      guard(() => {
+        const counts = db
+          .prepare(
+            'SELECT count(*) AS total, coalesce(sum(archived), 0) AS archived FROM memory_items',
+          )
+          .get() as { total: number; archived: number };
+        return {
+          path,
+          schema_version: readSchemaVersion(db),
+          size_bytes: path === ':memory:' ? 0 : fileSize(path) + fileSize(`${path}-wal`),
+          total: counts.total,
+          active: counts.total - counts.archived,
+          archived: counts.archived,
+          by_tier: countBy(db, 'tier'),
+          by_type: countBy(db, 'type'),
+          by_layer: countBy(db, 'layer'),
+          by_scope: countBy(db, 'scope'),
+        };
+      }),
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+}

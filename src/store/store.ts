@@ -1,0 +1,85 @@
+/**
+ * The storage contract. Everything above `store/` talks to this interface only, so a second backend
+ * (PostgreSQL) can be added behind it; `test/store-contract.ts` is the suite every backend passes.
+ */
+import type {
+  ItemType,
+  Layer,
+  LogicalKey,
+  MemoryEvent,
+  MemoryItem,
+  MemoryLink,
+  Revision,
+  StoreStats,
+  Tier,
+} from '../types.js';
+
+export type ArchivedFilter = 'exclude' | 'only' | 'include';
+export type ListSort = 'updated' | 'created';
+
+/** Filters for {@link Store.listItems}. All given filters must match (AND). */
+export interface ListFilter {
+  layer?: Layer;
+  type?: ItemType;
+  tier?: Tier;
+  task_id?: string;
+  step_id?: string;
+  key?: string;
+  key_prefix?: string;
+  /** Every tag must be present on the item. */
+  tags?: readonly string[];
+  scope?: string;
+  archived?: ArchivedFilter;
+  /** Inclusive lower bound on `updated_at` (ISO-8601). */
+  since?: string;
+  /** Exclusive upper bound on `updated_at` (ISO-8601). */
+  until?: string;
+  sort?: ListSort;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ListPage {
+  items: MemoryItem[];
+  /** Matching items before limit/offset. */
+  total: number;
+}
+
+/** Rows removed by a hard delete, per table. */
+export type DeleteCounts = Record<string, number>;
+
+export interface Store {
+  readonly path: string;
+  /** Runs `fn` atomically as one write transaction (`BEGIN IMMEDIATE` on SQLite), retrying when busy. */
+  transaction<T>(fn: () => T): T;
+  schemaVersion(): number;
+  getMeta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
+
+  getItem(id: string): MemoryItem | undefined;
+  /** The most recently updated non-archived item at this logical address. */
+  findByKey(key: LogicalKey): MemoryItem | undefined;
+  insertItem(item: MemoryItem): void;
+  updateItem(item: MemoryItem): void;
+  /** Removes the item and everything derived from it; events stay as the audit trail. */
+  deleteItem(id: string): DeleteCounts;
+  listItems(filter: ListFilter): ListPage;
+  /** Every item, oldest first (`created_at`, then id): the order of `export`. */
+  iterateItems(): Iterable<MemoryItem>;
+
+  /** Stores a revision; returns false when that (item, version) already exists. */
+  addRevision(revision: Revision): boolean;
+  listRevisions(itemId: string): Revision[];
+  countRevisions(itemId: string): number;
+
+  addEvent(event: Omit<MemoryEvent, 'id'>): void;
+  listEvents(itemId?: string): MemoryEvent[];
+
+  /** Adds a link; returns false when it already existed. */
+  addLink(link: MemoryLink): boolean;
+  /** Links where the item is source or destination. */
+  listLinks(itemId: string): MemoryLink[];
+
+  stats(): StoreStats;
+  close(): void;
+}

@@ -1,0 +1,112 @@
+/**
+ * The data model shared by every layer: the memory item (ARCHITECTURE.md §2), its enums, and the
+ * shapes of history, links, events and statistics. Plain data only; no behaviour.
+ */
+
+export const ITEM_TYPES = [
+  'fact',
+  'decision',
+  'definition',
+  'constraint',
+  'pattern',
+  'todo',
+  'pointer',
+  'note',
+] as const;
+export const TIERS = ['stm', 'mtm', 'ltm'] as const;
+export const LAYERS = ['project', 'feature', 'run'] as const;
+export const VALIDATIONS = ['unverified', 'verified', 'contradicted'] as const;
+export const SECRECY_TIERS = ['S0', 'S2', 'S3'] as const;
+export const LINK_TYPES = [
+  'supersedes',
+  'supports',
+  'contradicts',
+  'derived_from',
+  'related',
+] as const;
+
+export type ItemType = (typeof ITEM_TYPES)[number];
+export type Tier = (typeof TIERS)[number];
+export type Layer = (typeof LAYERS)[number];
+export type Validation = (typeof VALIDATIONS)[number];
+export type Secrecy = (typeof SECRECY_TIERS)[number];
+export type LinkType = (typeof LINK_TYPES)[number];
+
+/** One memory. Field order here is the field order of `export` lines. */
+export interface MemoryItem {
+  id: string;
+  title: string;
+  content: string;
+  type: ItemType;
+  tier: Tier;
+  layer: Layer | null;
+  task_id: string | null;
+  step_id: string | null;
+  key: string | null;
+  scope: string;
+  corpus_id: string | null;
+  tags: string[];
+  entities: string[];
+  source: string | null;
+  provenance: Record<string, unknown> | null;
+  confidence: number;
+  validation: Validation;
+  weight: number;
+  injectable: boolean;
+  secrecy: Secrecy;
+  version: number;
+  usage_count: number;
+  last_used_at: string | null;
+  content_hash: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: string | null;
+  archived: boolean;
+}
+
+/** The logical address memtool upserts on. */
+export interface LogicalKey {
+  layer: Layer;
+  key: string;
+  task_id: string | null;
+  step_id: string | null;
+}
+
+/** One stored version of an item: the full state as it was after that write. */
+export interface Revision {
+  item_id: string;
+  version: number;
+  changed_at: string;
+  actor: string | null;
+  reason: string;
+  item: MemoryItem;
+}
+
+export interface MemoryLink {
+  src_id: string;
+  dst_id: string;
+  type: LinkType;
+  created_at: string;
+}
+
+export interface MemoryEvent {
+  id: number;
+  item_id: string | null;
+  action: string;
+  actor: string | null;
+  at: string;
+  details: Record<string, unknown>;
+}
+
+export interface StoreStats {
+  path: string;
+  schema_version: number;
+  size_bytes: number;
+  total: number;
+  active: number;
+  archived: number;
+  by_tier: Record<string, number>;
+  by_type: Record<string, number>;
+  by_layer: Record<string, number>;
+  by_scope: Record<string, number>;
+}

@@ -1,0 +1,6 @@
+/** SHA-256 hex digests, used for content addressing. */
+import { createHash } from 'node:crypto';
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}

@@ -1,0 +1,2 @@
+/** The package version, kept equal to package.json by a test; read without touching the disk. */
+export const VERSION = '0.1.0';
