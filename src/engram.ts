@@ -84,7 +84,10 @@ export interface Engram {
   readonly path: string;
   /** Creates or updates an item (memtool's three modes: by id, by logical key, or new). */
   put(input: PutInput): Promise<PutResult>;
-  /** One item by id, or the newest non-archived item at a logical key. */
+  /**
+   * One item by id, or the newest non-archived item at a logical key — the exact address `put`
+   * writes to (a task or step left out means "none", as in `put`).
+   */
   get(query: GetQuery): Promise<MemoryItem>;
   list(filter?: ListInput): Promise<ListResult>;
   show(id: string): Promise<ShowResult>;
@@ -218,8 +221,12 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     async get(query) {
       const parsed = parseInput(getQuerySchema, query);
       if ('id' in parsed) return requireItem(parsed.id);
-      const { items } = store.listItems({ ...parsed, sort: 'updated', limit: 1 });
-      const item = items[0];
+      const item = store.findByKey({
+        layer: parsed.layer,
+        key: parsed.key,
+        task_id: parsed.task_id ?? null,
+        step_id: parsed.step_id ?? null,
+      });
       if (item === undefined) {
         const address = [parsed.layer, parsed.key, parsed.task_id, parsed.step_id].filter(Boolean);
         throw new EngramError('NOT_FOUND', `No memory item at ${address.join('/')}`, {

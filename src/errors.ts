@@ -84,7 +84,10 @@ export class EngramError extends Error {
     const payload: ErrorPayload = { ok: false, error: this.code, message: this.message };
     if (this.hint !== undefined) payload.hint = this.hint;
     if (this.retryable) payload.retryable = true;
-    return { ...this.details, ...payload };
+    for (const [key, value] of Object.entries(this.details)) {
+      if (!(key in payload)) payload[key] = value;
+    }
+    return payload;
   }
 }
 

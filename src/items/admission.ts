@@ -27,7 +27,6 @@ export function admitWrite(
   if (item.content.trim() === '') {
     throw new EngramError('EMPTY_INPUT', 'Content is empty', {
       hint: 'Give content with --content, --file PATH, or on stdin.',
-      ...(item.id ? { details: { id: item.id } } : {}),
     });
   }
   return hook === undefined ? item : hook(item, context);

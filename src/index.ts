@@ -1,0 +1,40 @@
+/**
+ * engram's public library API. Every export here is public API: named exports only, each one
+ * needed by a user today.
+ */
+export {
+  type DeleteResult,
+  type Engram,
+  type EngramOptions,
+  type GetQuery,
+  type ImportReport,
+  type LinkResult,
+  type ListInput,
+  type ListResult,
+  openEngram,
+  type PutInput,
+  type PutResult,
+  type ShowResult,
+} from './engram.js';
+export { EngramError, type ErrorCode, type ErrorPayload, EXIT_CODES, isEngramError } from './errors.js';
+export type { AdmissionContext, AdmissionHook } from './items/admission.js';
+export {
+  ITEM_TYPES,
+  LAYERS,
+  LINK_TYPES,
+  type ItemType,
+  type Layer,
+  type LinkType,
+  type MemoryEvent,
+  type MemoryItem,
+  type MemoryLink,
+  type Revision,
+  SECRECY_TIERS,
+  type Secrecy,
+  type StoreStats,
+  TIERS,
+  type Tier,
+  VALIDATIONS,
+  type Validation,
+} from './types.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,94 @@
+/** Shared helpers for integration tests: temp dirs and running the built CLI as a real process. */
+import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The built CLI entry (tests run from dist/test). */
+export const CLI = join(here, '..', 'src', 'cli', 'main.js');
+export const DIST_SRC = join(here, '..', 'src');
+
+/** A fresh temporary directory, removed when the test ends. */
+export function tempDir(t: { after: (fn: () => void) => void }, prefix = 'engram-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (undefined when it is not one JSON document). */
+  json: Record<string, unknown> | undefined;
+  /** stderr parsed as JSON (the error object in JSON mode). */
+  error: Record<string, unknown> | undefined;
+}
+
+function tryJson(text: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface CliOptions {
+  cwd?: string;
+  input?: string;
+  env?: Record<string, string | undefined>;
+}
+
+function baseEnv(options: CliOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  for (const key of Object.keys(env)) {
+    if (key.startsWith('ENGRAM_') && !(options.env && key in options.env)) delete env[key];
+  }
+  env.HOME = options.env?.HOME ?? options.cwd ?? env.HOME;
+  return env;
+}
+
+function toRun(result: SpawnSyncReturns<string>): CliRun {
+  return {
+    code: result.status ?? -1,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    json: tryJson(result.stdout),
+    error: tryJson(result.stderr),
+  };
+}
+
+/** Runs `engram ARGS` to completion; stdin is `input` (or empty), never a terminal. */
+export function cli(args: string[], options: CliOptions = {}): CliRun {
+  return toRun(
+    spawnSync(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      input: options.input ?? '',
+      env: baseEnv(options),
+      encoding: 'utf8',
+      maxBuffer: 512 * 1024 * 1024,
+    }),
+  );
+}
+
+/** Runs `engram ARGS` asynchronously (for concurrency tests). */
+export function cliAsync(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: baseEnv(options) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code: code ?? -1, stdout, stderr, json: tryJson(stdout), error: tryJson(stderr) }),
+    );
+    child.stdin.end(options.input ?? '');
+  });
+}
