@@ -16,14 +16,20 @@ export {
   type PutResult,
   type ShowResult,
 } from './engram.js';
-export { EngramError, type ErrorCode, type ErrorPayload, EXIT_CODES, isEngramError } from './errors.js';
+export {
+  EngramError,
+  type ErrorCode,
+  type ErrorPayload,
+  EXIT_CODES,
+  isEngramError,
+} from './errors.js';
 export type { AdmissionContext, AdmissionHook } from './items/admission.js';
 export {
   ITEM_TYPES,
-  LAYERS,
-  LINK_TYPES,
   type ItemType,
+  LAYERS,
   type Layer,
+  LINK_TYPES,
   type LinkType,
   type MemoryEvent,
   type MemoryItem,

@@ -7,11 +7,21 @@ import { tempDir } from './helpers.js';
 
 function fixedClock(start = Date.parse('2026-11-22T12:00:00.000Z')) {
   let now = start;
-  return () => new Date((now += 1000));
+  return () => {
+    now += 1000;
+    return new Date(now);
+  };
 }
 
-async function engramIn(t: { after: (fn: () => void) => void }, session = 'tester'): Promise<Engram> {
-  const engram = await openEngram({ path: join(tempDir(t), 'memory.db'), session, clock: fixedClock() });
+async function engramIn(
+  t: { after: (fn: () => void) => void },
+  session = 'tester',
+): Promise<Engram> {
+  const engram = await openEngram({
+    path: join(tempDir(t), 'memory.db'),
+    session,
+    clock: fixedClock(),
+  });
   t.after(() => engram.close());
   return engram;
 }
@@ -75,7 +85,10 @@ test('--if-version: a stale version is CONFLICT with the current version, and no
   const engram = await engramIn(t);
   const { item } = await engram.put({ content: 'v1' });
   await engram.put({ id: item.id, content: 'v2', if_version: 1 });
-  const error = await rejects(engram.put({ id: item.id, content: 'v3', if_version: 1 }), 'CONFLICT');
+  const error = await rejects(
+    engram.put({ id: item.id, content: 'v3', if_version: 1 }),
+    'CONFLICT',
+  );
   assert.equal(error.details.current_version, 2);
   assert.equal((await engram.get({ id: item.id })).content, 'v2');
   await rejects(engram.put({ layer: 'run', key: 'k', content: 'x', if_version: 3 }), 'CONFLICT');
@@ -97,11 +110,14 @@ test('history keeps every full previous state, oldest first, with the actor', as
   await engram.put({ id: item.id, content: 'v2', tier: 'mtm' });
   await engram.put({ id: item.id, content: 'v3' });
   const history = await engram.history(item.id);
-  assert.deepEqual(history.map((r) => [r.version, r.item.content, r.item.tier, r.reason, r.actor]), [
-    [1, 'v1', 'stm', 'create', 'agent-7'],
-    [2, 'v2', 'mtm', 'update', 'agent-7'],
-    [3, 'v3', 'mtm', 'update', 'agent-7'],
-  ]);
+  assert.deepEqual(
+    history.map((r) => [r.version, r.item.content, r.item.tier, r.reason, r.actor]),
+    [
+      [1, 'v1', 'stm', 'create', 'agent-7'],
+      [2, 'v2', 'mtm', 'update', 'agent-7'],
+      [3, 'v3', 'mtm', 'update', 'agent-7'],
+    ],
+  );
   await rejects(engram.history('MEM-000000000000'), 'NOT_FOUND');
 });
 
@@ -118,7 +134,13 @@ test('delete archives with an event and a version; --hard removes and counts row
   assert.equal((await engram.delete(item.id)).action, 'unchanged');
   const hard = await engram.delete(item.id, { hard: true });
   assert.equal(hard.action, 'deleted');
-  assert.deepEqual(hard.removed, { memory_tags: 2, memory_entities: 0, memory_revisions: 2, memory_links: 0, memory_items: 1 });
+  assert.deepEqual(hard.removed, {
+    memory_tags: 2,
+    memory_entities: 0,
+    memory_revisions: 2,
+    memory_links: 0,
+    memory_items: 1,
+  });
   await rejects(engram.get({ id: item.id }), 'NOT_FOUND');
   await rejects(engram.delete(item.id), 'NOT_FOUND');
 });
@@ -128,23 +150,44 @@ test('show gives the item, its revision count and links', async (t) => {
   const a = (await engram.put({ content: 'old decision' })).item;
   const b = (await engram.put({ content: 'new decision' })).item;
   await engram.put({ id: b.id, content: 'new decision, revised' });
-  assert.equal((await engram.link({ src_id: b.id, dst_id: a.id, type: 'supersedes' })).created, true);
-  assert.equal((await engram.link({ src_id: b.id, dst_id: a.id, type: 'supersedes' })).created, false);
+  assert.equal(
+    (await engram.link({ src_id: b.id, dst_id: a.id, type: 'supersedes' })).created,
+    true,
+  );
+  assert.equal(
+    (await engram.link({ src_id: b.id, dst_id: a.id, type: 'supersedes' })).created,
+    false,
+  );
   const shown = await engram.show(b.id);
   assert.equal(shown.revisions, 2);
-  assert.deepEqual(shown.links.map((l) => [l.src_id, l.type, l.dst_id]), [[b.id, 'supersedes', a.id]]);
+  assert.deepEqual(
+    shown.links.map((l) => [l.src_id, l.type, l.dst_id]),
+    [[b.id, 'supersedes', a.id]],
+  );
   await rejects(engram.link({ src_id: a.id, dst_id: a.id, type: 'supports' }), 'PARAM_ERROR');
-  await rejects(engram.link({ src_id: a.id, dst_id: 'MEM-000000000000', type: 'supports' }), 'NOT_FOUND');
+  await rejects(
+    engram.link({ src_id: a.id, dst_id: 'MEM-000000000000', type: 'supports' }),
+    'NOT_FOUND',
+  );
 });
 
 test('list returns a total, honours limit/offset and every filter', async (t) => {
   const engram = await engramIn(t);
   for (let i = 0; i < 7; i++) {
-    await engram.put({ content: `n${i}`, tags: i % 2 === 0 ? ['even'] : ['odd'], layer: 'run', task_id: 'T1', key: `k${i}` });
+    await engram.put({
+      content: `n${i}`,
+      tags: i % 2 === 0 ? ['even'] : ['odd'],
+      layer: 'run',
+      task_id: 'T1',
+      key: `k${i}`,
+    });
   }
   const page = await engram.list({ tags: ['even'], limit: 2, offset: 1 });
   assert.equal(page.total, 4);
-  assert.deepEqual(page.items.map((i) => i.content), ['n4', 'n2']);
+  assert.deepEqual(
+    page.items.map((i) => i.content),
+    ['n4', 'n2'],
+  );
   assert.equal((await engram.list({ key_prefix: 'k', task_id: 'T1', layer: 'run' })).total, 7);
   await rejects(engram.list({ tier: 'eternal' as never }), 'PARAM_ERROR');
 });
@@ -166,11 +209,14 @@ test('import reports created/updated/unchanged/invalid with line numbers and kee
   assert.equal(report.unchanged, 1);
   assert.equal(report.updated, 1);
   assert.equal(report.invalid, 3);
-  assert.deepEqual(report.errors.map((e) => [e.line, e.error]), [
-    [2, 'PARAM_ERROR'],
-    [6, 'PARAM_ERROR'],
-    [7, 'EMPTY_INPUT'],
-  ]);
+  assert.deepEqual(
+    report.errors.map((e) => [e.line, e.error]),
+    [
+      [2, 'PARAM_ERROR'],
+      [6, 'PARAM_ERROR'],
+      [7, 'EMPTY_INPUT'],
+    ],
+  );
   const legacy = await engram.get({ id: 'legacy-uuid-1' });
   assert.deepEqual(legacy.tags, ['a']);
   const updated = await engram.get({ id: existing.id });

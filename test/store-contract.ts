@@ -12,7 +12,10 @@ import type { MemoryItem } from '../src/types.js';
 export type StoreFactory = (t: { after: (fn: () => void) => void }) => Store;
 
 let counter = 0;
-function item(fields: Partial<MemoryItem> & { content?: string } = {}, at = '2026-11-22T12:00:00.000Z'): MemoryItem {
+function item(
+  fields: Partial<MemoryItem> & { content?: string } = {},
+  at = '2026-11-22T12:00:00.000Z',
+): MemoryItem {
   counter++;
   const id = fields.id ?? `MEM-${counter.toString(16).padStart(12, '0')}`;
   return { ...createItem(id, { content: fields.content ?? `content ${counter}` }, at), ...fields };
@@ -72,24 +75,69 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
 
     test('findByKey matches the exact address, NULLs included, newest non-archived first', async (t) => {
       const store = open(factory, t);
-      const older = item({ layer: 'run', key: 'logs', task_id: 'T1', step_id: null }, '2026-11-20T00:00:00.000Z');
-      const newer = item({ layer: 'run', key: 'logs', task_id: 'T1', step_id: null }, '2026-11-21T00:00:00.000Z');
-      const archived = { ...item({ layer: 'run', key: 'logs', task_id: 'T1' }, '2026-11-22T00:00:00.000Z'), archived: true };
-      const otherStep = item({ layer: 'run', key: 'logs', task_id: 'T1', step_id: 'S2' }, '2026-11-23T00:00:00.000Z');
+      const older = item(
+        { layer: 'run', key: 'logs', task_id: 'T1', step_id: null },
+        '2026-11-20T00:00:00.000Z',
+      );
+      const newer = item(
+        { layer: 'run', key: 'logs', task_id: 'T1', step_id: null },
+        '2026-11-21T00:00:00.000Z',
+      );
+      const archived = {
+        ...item({ layer: 'run', key: 'logs', task_id: 'T1' }, '2026-11-22T00:00:00.000Z'),
+        archived: true,
+      };
+      const otherStep = item(
+        { layer: 'run', key: 'logs', task_id: 'T1', step_id: 'S2' },
+        '2026-11-23T00:00:00.000Z',
+      );
       await store.transaction(() => {
         for (const i of [older, newer, archived, otherStep]) store.insertItem(i);
       });
-      assert.equal((await store.findByKey({ layer: 'run', key: 'logs', task_id: 'T1', step_id: null }))?.id, newer.id);
-      assert.equal((await store.findByKey({ layer: 'run', key: 'logs', task_id: 'T1', step_id: 'S2' }))?.id, otherStep.id);
-      assert.equal(await store.findByKey({ layer: 'run', key: 'logs', task_id: null, step_id: null }), undefined);
+      assert.equal(
+        (await store.findByKey({ layer: 'run', key: 'logs', task_id: 'T1', step_id: null }))?.id,
+        newer.id,
+      );
+      assert.equal(
+        (await store.findByKey({ layer: 'run', key: 'logs', task_id: 'T1', step_id: 'S2' }))?.id,
+        otherStep.id,
+      );
+      assert.equal(
+        await store.findByKey({ layer: 'run', key: 'logs', task_id: null, step_id: null }),
+        undefined,
+      );
     });
 
     test('list filters combine with AND; tags must all match; totals ignore paging', async (t) => {
       const store = open(factory, t);
       const items = [
-        item({ tier: 'ltm', type: 'decision', tags: ['auth', 'jwt'], scope: 'a', layer: 'feature', key: 'auth.login', task_id: 'T1' }),
-        item({ tier: 'ltm', type: 'fact', tags: ['auth'], scope: 'a', layer: 'feature', key: 'auth.logout', task_id: 'T2' }),
-        item({ tier: 'stm', type: 'fact', tags: ['db'], scope: 'b', layer: 'run', key: 'auth_x', step_id: 'S1' }),
+        item({
+          tier: 'ltm',
+          type: 'decision',
+          tags: ['auth', 'jwt'],
+          scope: 'a',
+          layer: 'feature',
+          key: 'auth.login',
+          task_id: 'T1',
+        }),
+        item({
+          tier: 'ltm',
+          type: 'fact',
+          tags: ['auth'],
+          scope: 'a',
+          layer: 'feature',
+          key: 'auth.logout',
+          task_id: 'T2',
+        }),
+        item({
+          tier: 'stm',
+          type: 'fact',
+          tags: ['db'],
+          scope: 'b',
+          layer: 'run',
+          key: 'auth_x',
+          step_id: 'S1',
+        }),
         { ...item({ tags: ['auth', 'jwt'] }), archived: true },
       ];
       await store.transaction(() => {
@@ -99,12 +147,19 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         (await store.listItems(filter)).items.map((i) => i.id).sort();
       assert.deepEqual(await ids({ tags: ['auth'] }), [items[0]?.id, items[1]?.id].sort());
       assert.deepEqual(await ids({ tags: ['auth', 'jwt'] }), [items[0]?.id]);
-      assert.deepEqual(await ids({ tags: ['auth', 'jwt'], archived: 'include' }), [items[0]?.id, items[3]?.id].sort());
+      assert.deepEqual(
+        await ids({ tags: ['auth', 'jwt'], archived: 'include' }),
+        [items[0]?.id, items[3]?.id].sort(),
+      );
       assert.deepEqual(await ids({ archived: 'only' }), [items[3]?.id]);
       assert.deepEqual(await ids({ tier: 'ltm', type: 'fact' }), [items[1]?.id]);
       assert.deepEqual(await ids({ scope: 'b' }), [items[2]?.id]);
       assert.deepEqual(await ids({ key_prefix: 'auth.' }), [items[0]?.id, items[1]?.id].sort());
-      assert.deepEqual(await ids({ key_prefix: 'auth_' }), [items[2]?.id], 'LIKE wildcards in a prefix are literal');
+      assert.deepEqual(
+        await ids({ key_prefix: 'auth_' }),
+        [items[2]?.id],
+        'LIKE wildcards in a prefix are literal',
+      );
       assert.deepEqual(await ids({ task_id: 'T2' }), [items[1]?.id]);
       assert.deepEqual(await ids({ step_id: 'S1', layer: 'run' }), [items[2]?.id]);
       assert.deepEqual(await ids({ key: 'auth.login' }), [items[0]?.id]);
@@ -121,8 +176,14 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         store.insertItem(a);
         store.insertItem(b);
       });
-      assert.deepEqual((await store.listItems({ sort: 'updated' })).items.map((i) => i.id), [a.id, b.id]);
-      assert.deepEqual((await store.listItems({ sort: 'created' })).items.map((i) => i.id), [b.id, a.id]);
+      assert.deepEqual(
+        (await store.listItems({ sort: 'updated' })).items.map((i) => i.id),
+        [a.id, b.id],
+      );
+      assert.deepEqual(
+        (await store.listItems({ sort: 'created' })).items.map((i) => i.id),
+        [b.id, a.id],
+      );
       assert.deepEqual(
         (await store.listItems({ since: '2026-04-01T00:00:00.000Z' })).items.map((i) => i.id),
         [a.id],
@@ -139,12 +200,48 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       const v2 = { ...v1, content: 'second', version: 2 };
       await store.transaction(() => {
         store.insertItem(v1);
-        assert.equal(store.addRevision({ item_id: v1.id, version: 2, changed_at: v1.updated_at, actor: 'b', reason: 'update', item: v2 }), true);
-        assert.equal(store.addRevision({ item_id: v1.id, version: 1, changed_at: v1.created_at, actor: 'a', reason: 'create', item: v1 }), true);
-        assert.equal(store.addRevision({ item_id: v1.id, version: 1, changed_at: v1.created_at, actor: 'x', reason: 'dup', item: v1 }), false);
+        assert.equal(
+          store.addRevision({
+            item_id: v1.id,
+            version: 2,
+            changed_at: v1.updated_at,
+            actor: 'b',
+            reason: 'update',
+            item: v2,
+          }),
+          true,
+        );
+        assert.equal(
+          store.addRevision({
+            item_id: v1.id,
+            version: 1,
+            changed_at: v1.created_at,
+            actor: 'a',
+            reason: 'create',
+            item: v1,
+          }),
+          true,
+        );
+        assert.equal(
+          store.addRevision({
+            item_id: v1.id,
+            version: 1,
+            changed_at: v1.created_at,
+            actor: 'x',
+            reason: 'dup',
+            item: v1,
+          }),
+          false,
+        );
       });
       const revisions = await store.listRevisions(v1.id);
-      assert.deepEqual(revisions.map((r) => [r.version, r.actor]), [[1, 'a'], [2, 'b']]);
+      assert.deepEqual(
+        revisions.map((r) => [r.version, r.actor]),
+        [
+          [1, 'a'],
+          [2, 'b'],
+        ],
+      );
       assert.deepEqual(revisions[1]?.item, v2);
       assert.equal(await store.countRevisions(v1.id), 2);
     });
@@ -157,7 +254,12 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         store.insertItem(a);
         store.insertItem(b);
       });
-      const link = { src_id: a.id, dst_id: b.id, type: 'supersedes' as const, created_at: a.created_at };
+      const link = {
+        src_id: a.id,
+        dst_id: b.id,
+        type: 'supersedes' as const,
+        created_at: a.created_at,
+      };
       assert.equal(await store.transaction(() => store.addLink(link)), true);
       assert.equal(await store.transaction(() => store.addLink(link)), false);
       assert.deepEqual(await store.listLinks(a.id), [link]);
@@ -171,12 +273,31 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       await store.transaction(() => {
         store.insertItem(a);
         store.insertItem(b);
-        store.addRevision({ item_id: a.id, version: 1, changed_at: a.created_at, actor: null, reason: 'create', item: a });
+        store.addRevision({
+          item_id: a.id,
+          version: 1,
+          changed_at: a.created_at,
+          actor: null,
+          reason: 'create',
+          item: a,
+        });
         store.addLink({ src_id: b.id, dst_id: a.id, type: 'supports', created_at: a.created_at });
-        store.addEvent({ item_id: a.id, action: 'create', actor: null, at: a.created_at, details: {} });
+        store.addEvent({
+          item_id: a.id,
+          action: 'create',
+          actor: null,
+          at: a.created_at,
+          details: {},
+        });
       });
       const counts = await store.transaction(() => store.deleteItem(a.id));
-      assert.deepEqual(counts, { memory_tags: 2, memory_entities: 1, memory_revisions: 1, memory_links: 1, memory_items: 1 });
+      assert.deepEqual(counts, {
+        memory_tags: 2,
+        memory_entities: 1,
+        memory_revisions: 1,
+        memory_links: 1,
+        memory_items: 1,
+      });
       assert.equal(await store.getItem(a.id), undefined);
       assert.deepEqual(await store.listLinks(b.id), []);
       assert.equal((await store.listEvents(a.id)).length, 1);
@@ -192,9 +313,20 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         for (const i of all) store.insertItem(i);
       });
       const expected = [...all]
-        .sort((x, y) => (x.created_at === y.created_at ? (x.id < y.id ? -1 : 1) : x.created_at < y.created_at ? -1 : 1))
+        .sort((x, y) =>
+          x.created_at === y.created_at
+            ? x.id < y.id
+              ? -1
+              : 1
+            : x.created_at < y.created_at
+              ? -1
+              : 1,
+        )
         .map((i) => i.id);
-      assert.deepEqual([...(await store.iterateItems())].map((i) => i.id), expected);
+      assert.deepEqual(
+        [...(await store.iterateItems())].map((i) => i.id),
+        expected,
+      );
     });
 
     test('events, meta and stats', async (t) => {
@@ -203,13 +335,22 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         store.insertItem(item({ tier: 'ltm', type: 'decision', layer: 'project' }));
         store.insertItem(item({ tier: 'stm' }));
         store.insertItem({ ...item({ tier: 'stm' }), archived: true });
-        store.addEvent({ item_id: null, action: 'note', actor: 'me', at: '2026-11-22T00:00:00.000Z', details: { n: 1 } });
+        store.addEvent({
+          item_id: null,
+          action: 'note',
+          actor: 'me',
+          at: '2026-11-22T00:00:00.000Z',
+          details: { n: 1 },
+        });
         store.setMeta('fts_tokenizer', 'en');
       });
       assert.equal(await store.getMeta('fts_tokenizer'), 'en');
       assert.equal(await store.getMeta('missing'), undefined);
       const events = await store.listEvents();
-      assert.deepEqual(events.map((e) => [e.action, e.actor, e.details]), [['note', 'me', { n: 1 }]]);
+      assert.deepEqual(
+        events.map((e) => [e.action, e.actor, e.details]),
+        [['note', 'me', { n: 1 }]],
+      );
       const stats = await store.stats();
       assert.equal(stats.total, 3);
       assert.equal(stats.archived, 1);

@@ -12,7 +12,10 @@ test('a new item takes the defaults, normalised tags and a content hash', () => 
   assert.equal(item.type, 'note');
   assert.equal(item.scope, 'project');
   assert.deepEqual(item.tags, ['a', 'b']);
-  assert.equal(item.content_hash, '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
+  assert.equal(
+    item.content_hash,
+    '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824',
+  );
   assert.equal(item.created_at, T0);
 });
 

@@ -3,6 +3,8 @@
  * anything is written (a newer schema is refused and the file left untouched), then WAL and the
  * other pragmas, then migrations.
  */
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { EngramError } from '../errors.js';
 import { migrate, readSchemaVersion } from './migrate.js';
@@ -15,6 +17,16 @@ export const BUSY_TIMEOUT_MS = 5000;
 
 /** Opens (creating if needed) and migrates the database at `path`; `:memory:` is allowed. */
 export function openDatabase(path: string): SqliteDatabase {
+  if (path !== ':memory:' && !existsSync(dirname(path))) {
+    throw new EngramError(
+      'DB_ERROR',
+      `Cannot open database: directory ${dirname(path)} does not exist`,
+      {
+        hint: 'Create the directory, or run `engram init` where the store should live.',
+        details: { path },
+      },
+    );
+  }
   let db: SqliteDatabase;
   try {
     db = new Database(path);

@@ -3,7 +3,11 @@ import { test } from 'node:test';
 import { normaliseTerms, splitCommaList } from './terms.js';
 
 test('tags are trimmed, lowercased, deduplicated in first-seen order, empties dropped', () => {
-  assert.deepEqual(normaliseTerms([' Auth ', 'auth', 'DB', '', '  ', 'db', 'Éte']), ['auth', 'db', 'éte']);
+  assert.deepEqual(normaliseTerms([' Auth ', 'auth', 'DB', '', '  ', 'db', 'Éte']), [
+    'auth',
+    'db',
+    'éte',
+  ]);
   assert.deepEqual(normaliseTerms([]), []);
 });
 

@@ -1,5 +1,5 @@
 /** `engram import FILE|-`: upsert items by id from JSON Lines. */
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { EngramError } from '../../errors.js';
@@ -7,23 +7,36 @@ import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
 
-async function openLines(source: string, ctx: CliContext): Promise<AsyncIterable<string>> {
-  if (source === '-')
-    return createInterface({ input: ctx.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-  const stream = createReadStream(source, { encoding: 'utf8' });
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new EngramError('PARAM_ERROR', `Cannot read file ${source} (${error.code ?? 'error'})`, {
-          hint: 'Check the path, or use - to read standard input.',
-          details: { path: source },
-          cause: error,
-        }),
-      ),
+/** Fails early, before the store is opened, when the source cannot be read. */
+function checkSource(source: string): void {
+  if (source === '-') return;
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(source).isDirectory();
+  } catch (error) {
+    throw new EngramError(
+      'PARAM_ERROR',
+      `Cannot read file ${source} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      {
+        hint: 'Check the path, or use - to read standard input.',
+        details: { path: source },
+        cause: error,
+      },
     );
-  });
-  return createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  }
+  if (isDirectory) {
+    throw new EngramError('PARAM_ERROR', `${source} is a directory`, {
+      hint: 'Give a JSONL file from `engram export`, or - for stdin.',
+      details: { path: source },
+    });
+  }
+}
+
+// Created right before iteration: a readline interface left waiting on another await can miss
+// its input's end and never finish.
+function readLines(source: string, ctx: CliContext): AsyncIterable<string> {
+  const input = source === '-' ? ctx.stdin : createReadStream(source, { encoding: 'utf8' });
+  return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
 }
 
 export function registerImport(program: Command, run: Runner): void {
@@ -37,9 +50,9 @@ export function registerImport(program: Command, run: Runner): void {
     )
     .action(
       run(async (ctx: CliContext, source: string): Promise<CommandOutput> => {
-        const lines = await openLines(source, ctx);
+        checkSource(source);
         const engram = await ctx.open({ write: true });
-        const report = await engram.importLines(lines);
+        const report = await engram.importLines(readLines(source, ctx));
         for (const failure of report.errors) {
           ctx.warn(`line ${failure.line}: ${failure.error}: ${failure.message}`);
         }
