@@ -15,8 +15,15 @@ export type SqliteDatabase = Database.Database;
 
 export const BUSY_TIMEOUT_MS = 5000;
 
+export interface SqliteOptions {
+  /** How long SQLite itself waits for a lock (default 5000 ms). */
+  busyTimeoutMs?: number;
+  /** How many times a busy transaction is retried after that (default 8). */
+  busyRetries?: number;
+}
+
 /** Opens (creating if needed) and migrates the database at `path`; `:memory:` is allowed. */
-export function openDatabase(path: string): SqliteDatabase {
+export function openDatabase(path: string, options: SqliteOptions = {}): SqliteDatabase {
   if (path !== ':memory:' && !existsSync(dirname(path))) {
     throw new EngramError(
       'DB_ERROR',
@@ -34,7 +41,7 @@ export function openDatabase(path: string): SqliteDatabase {
     throw toStoreError(error, path);
   }
   try {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
     const found = withBusyRetry(() => readSchemaVersion(db));
     if (found > SCHEMA_VERSION) {
       throw new EngramError(

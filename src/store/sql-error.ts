@@ -31,7 +31,7 @@ export function toStoreError(error: unknown, path: string): unknown {
   if (code === undefined) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (BUSY_CODES.has(code)) {
-    return new EngramError('DB_BUSY', `Database is locked (timeout after 5000ms): ${path}`, {
+    return new EngramError('DB_BUSY', `Database is locked by another writer: ${path}`, {
       hint: 'Another process is writing. Retry after a short delay.',
       details: { path },
       cause: error,
@@ -64,7 +64,7 @@ export function toStoreError(error: unknown, path: string): unknown {
   });
 }
 
-const MAX_BUSY_RETRIES = 8;
+export const MAX_BUSY_RETRIES = 8;
 
 /** Blocks the thread for `ms` milliseconds (the driver is synchronous, so the caller is too). */
 function sleepSync(ms: number): void {
@@ -75,12 +75,12 @@ function sleepSync(ms: number): void {
  * Runs `fn`, retrying with jittered backoff while SQLite reports the database busy beyond its own
  * busy timeout; `fn` must be safe to re-run (a rolled-back transaction is).
  */
-export function withBusyRetry<T>(fn: () => T): T {
+export function withBusyRetry<T>(fn: () => T, retries = MAX_BUSY_RETRIES): T {
   for (let attempt = 0; ; attempt++) {
     try {
       return fn();
     } catch (error) {
-      if (!isBusyError(error) || attempt >= MAX_BUSY_RETRIES) throw error;
+      if (!isBusyError(error) || attempt >= retries) throw error;
       sleepSync(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()));
     }
   }

@@ -12,9 +12,12 @@ import type {
   StoreStats,
 } from '../types.js';
 import { readSchemaVersion } from './migrate.js';
-import { openDatabase, type SqliteDatabase } from './open-database.js';
+import { openDatabase, type SqliteDatabase, type SqliteOptions } from './open-database.js';
 import { ITEM_COLUMNS, type ItemRow, itemToParams, rowToItem } from './row-mapping.js';
 import { toStoreError, withBusyRetry } from './sql-error.js';
+
+export type { SqliteOptions } from './open-database.js';
+
 import type { DeleteCounts, ListFilter, ListPage, Store } from './store.js';
 
 const SELECT_ITEM = `SELECT i.*,
@@ -98,8 +101,8 @@ function fileSize(path: string): number {
  * const item = store.getItem('MEM-0123456789ab');
  * store.close();
  */
-export function createSqliteStore(path: string): Store {
-  const db = openDatabase(path);
+export function createSqliteStore(path: string, options: SqliteOptions = {}): Store {
+  const db = openDatabase(path, options);
   const statements = {
     getItem: db.prepare(`${SELECT_ITEM} WHERE i.id = ?`),
     pageItems: db.prepare(
@@ -159,7 +162,8 @@ export function createSqliteStore(path: string): Store {
 
   return {
     path,
-    transaction: (fn) => guard(() => withBusyRetry(() => db.transaction(fn).immediate())),
+    transaction: (fn) =>
+      guard(() => withBusyRetry(() => db.transaction(fn).immediate(), options.busyRetries)),
     schemaVersion: () => guard(() => readSchemaVersion(db)),
     getMeta: (key) => guard(() => statements.getMeta.get(key) as string | undefined),
     setMeta: (key, value) => guard(() => void statements.setMeta.run(key, value)),

@@ -1,0 +1,75 @@
+/** The two error codes that need a special setup: DB_BUSY and POLICY_REJECTED. */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { EngramError, EXIT_CODES, openEngram } from '../src/index.js';
+import { createSqliteStore } from '../src/store/sqlite-store.js';
+import { tempDir } from './helpers.js';
+
+test('DB_BUSY: a writer that cannot get the lock gets a retryable DB_BUSY (exit 4) and writes nothing', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  (await openEngram({ path: db })).close();
+  const holder = new Database(db);
+  holder.exec('BEGIN IMMEDIATE');
+  t.after(() => {
+    if (holder.inTransaction) holder.exec('ROLLBACK');
+    holder.close();
+  });
+  const engram = await openEngram({
+    path: db,
+    openStore: (path) => createSqliteStore(path, { busyTimeoutMs: 50, busyRetries: 1 }),
+  });
+  t.after(() => engram.close());
+  await assert.rejects(engram.put({ content: 'blocked' }), (error: unknown) => {
+    assert.ok(error instanceof EngramError);
+    assert.equal(error.code, 'DB_BUSY');
+    assert.equal(error.exitCode, 4);
+    assert.equal(error.toJSON().retryable, true);
+    return true;
+  });
+  holder.exec('ROLLBACK');
+  assert.equal((await engram.stats()).total, 0);
+  assert.equal((await engram.put({ content: 'now free' })).action, 'created');
+});
+
+test('POLICY_REJECTED from the admission hook stops the write (exit 1); a quarantining hook edits it', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const seen: string[] = [];
+  const engram = await openEngram({
+    path: db,
+    admit: (item, context) => {
+      seen.push(context.operation);
+      if (item.content.includes('AKIA')) {
+        throw new EngramError('POLICY_REJECTED', 'Looks like an AWS key', {
+          details: { rules: ['secret.aws'] },
+        });
+      }
+      return item.content.startsWith('always') ? { ...item, injectable: false } : item;
+    },
+  });
+  t.after(() => engram.close());
+  await assert.rejects(engram.put({ content: 'key AKIAABCDEFGHIJKLMNOP' }), (error: unknown) => {
+    assert.ok(error instanceof EngramError);
+    assert.equal(error.code, 'POLICY_REJECTED');
+    assert.equal(EXIT_CODES[error.code], 1);
+    return true;
+  });
+  assert.equal((await engram.stats()).total, 0);
+  const quarantined = await engram.put({ content: 'always remember to deploy on fridays' });
+  assert.equal(quarantined.item.injectable, false);
+  const report = await engram.importLines([
+    JSON.stringify({ content: 'fine' }),
+    JSON.stringify({ content: 'AKIAABCDEFGHIJKLMNOP' }),
+  ]);
+  assert.equal(report.created, 1);
+  assert.deepEqual(
+    report.errors.map((e) => [e.line, e.error]),
+    [[2, 'POLICY_REJECTED']],
+  );
+  assert.deepEqual(
+    [...new Set(seen)],
+    ['put', 'import'],
+    'every write path goes through admission',
+  );
+});
