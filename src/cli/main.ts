@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-/** The `engram` executable: runs the CLI with the real process streams and exits with its code. */
-import { runCli } from './run-cli.js';
+/**
+ * The `engram` executable. `--version` answers without loading the CLI; everything else runs it
+ * with the real process streams and exits with its code.
+ */
+import { VERSION } from '../version.js';
 
-process.exitCode = await runCli({
-  argv: process.argv.slice(2),
-  env: process.env,
-  cwd: process.cwd(),
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
-});
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { runCli } = await import('./run-cli.js');
+  process.exitCode = await runCli({
+    argv,
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
+}

@@ -11,16 +11,7 @@ import { discoverStore } from '../config/discover-store.js';
 import type { Engram } from '../engram.js';
 import { EngramError, toEngramError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { registerDelete } from './commands/delete.js';
-import { registerExport } from './commands/export.js';
-import { registerGet } from './commands/get.js';
-import { registerHistory } from './commands/history.js';
-import { registerImport } from './commands/import.js';
-import { registerInit } from './commands/init.js';
-import { registerList } from './commands/list.js';
-import { registerPut } from './commands/put.js';
-import { registerShow } from './commands/show.js';
-import { registerStats } from './commands/stats.js';
+import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
 import { createOutput, type Output, type OutputFormat } from './output.js';
 import type { Runner } from './runner.js';
@@ -34,18 +25,20 @@ export interface CliIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-const REGISTER = [
-  registerInit,
-  registerPut,
-  registerGet,
-  registerList,
-  registerShow,
-  registerHistory,
-  registerDelete,
-  registerStats,
-  registerExport,
-  registerImport,
-];
+/** Program-level flags that take a value (their value is not a command name). */
+const VALUE_FLAGS = new Set(['--db', '--format', '--session']);
+
+/** The command named on the command line (`engram help put` names put), if any. */
+function invokedCommand(argv: readonly string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') break;
+    if (VALUE_FLAGS.has(arg)) i++;
+    else if (!arg.startsWith('-')) words.push(arg);
+  }
+  return words[0] === 'help' ? words[1] : words[0];
+}
 
 interface GlobalFlags {
   db?: string;
@@ -111,7 +104,7 @@ function fromCommander(error: CommanderError, program: Command, argv: string[]):
   return new EngramError('PARAM_ERROR', message, { hint, details: { commander: error.code } });
 }
 
-function buildProgram(run: Runner, io: CliIo): Command {
+async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
   const program = new Command('engram')
     .description('Persistent, governed, searchable memory for LLM agents, in one SQLite file.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -135,9 +128,12 @@ function buildProgram(run: Runner, io: CliIo): Command {
       'after',
       '\nExamples:\n  $ engram init\n  $ engram put --type decision --tags auth --content "We chose JWT for stateless auth"\n  $ engram list --tags auth\n  $ engram <command> --help',
     );
-  for (const register of REGISTER) register(program, run);
-  for (const command of program.commands)
+  const invoked = invokedCommand(io.argv);
+  for (const entry of COMMANDS) {
+    const command = program.command(entry.name).description(entry.summary);
+    if (entry.name === invoked) (await entry.load()).configure(command, run);
     command.exitOverride().configureOutput(program.configureOutput());
+  }
   return program;
 }
 
@@ -198,7 +194,7 @@ export async function runCli(io: CliIo): Promise<number> {
       await output.write(await handler(ctx, ...args.slice(0, -1)));
     };
 
-  const program = buildProgram(run, io);
+  const program = await buildProgram(run, io);
   try {
     if (picked.problem) throw picked.problem;
     await program.parseAsync(io.argv, { from: 'user' });

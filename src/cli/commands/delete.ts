@@ -4,10 +4,8 @@ import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
 
-export function registerDelete(program: Command, run: Runner): void {
-  program
-    .command('delete')
-    .description('Archive an item; --hard removes it and its derived rows')
+export function configure(command: Command, run: Runner): void {
+  command
     .argument('<id>', 'item id')
     .option('--hard', 'remove the row, its tags, revisions and links (events stay)')
     .addHelpText(

@@ -4,10 +4,8 @@ import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
 
-export function registerExport(program: Command, run: Runner): void {
-  program
-    .command('export')
-    .description('Write every item as JSON Lines (one complete item per line) to stdout')
+export function configure(command: Command, run: Runner): void {
+  command
     .option('--with-history', 'include every revision of each item')
     .addHelpText(
       'after',

@@ -14,10 +14,8 @@ interface GetFlags {
   step?: string;
 }
 
-export function registerGet(program: Command, run: Runner): void {
-  program
-    .command('get')
-    .description('Read one item by id, or the newest item at a logical key')
+export function configure(command: Command, run: Runner): void {
+  command
     .argument('[id]', 'item id (same as --id)')
     .option('--id <id>', 'item id')
     .addOption(enumOption('--layer <layer>', 'layer of the logical key', LAYERS))

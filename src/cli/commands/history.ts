@@ -4,10 +4,8 @@ import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
 
-export function registerHistory(program: Command, run: Runner): void {
-  program
-    .command('history')
-    .description('Every version of an item, oldest first')
+export function configure(command: Command, run: Runner): void {
+  command
     .argument('<id>', 'item id')
     .addHelpText('after', exampleText('engram history MEM-0123456789ab'))
     .action(

@@ -39,10 +39,8 @@ function readLines(source: string, ctx: CliContext): AsyncIterable<string> {
   return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
 }
 
-export function registerImport(program: Command, run: Runner): void {
-  program
-    .command('import')
-    .description('Import JSON Lines (from `engram export`), upserting by id')
+export function configure(command: Command, run: Runner): void {
+  command
     .argument('<file>', "JSONL file, or '-' for stdin")
     .addHelpText(
       'after',

@@ -18,10 +18,8 @@ import type { Runner } from '../runner.js';
 const GITIGNORE =
   '# engram: the database is local state; config.json may be committed\nmemory.db\nmemory.db-*\n';
 
-export function registerInit(program: Command, run: Runner): void {
-  program
-    .command('init')
-    .description('Create DIR/.engram/ (memory.db, config.json, .gitignore); safe to re-run')
+export function configure(command: Command, run: Runner): void {
+  command
     .argument('[dir]', 'project directory (default: current directory)')
     .addOption(
       enumOption('--fts-tokenizer <preset>', 'full-text tokenizer preset', FTS_TOKENIZER_NAMES),

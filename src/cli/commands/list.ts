@@ -24,10 +24,8 @@ interface ListFlags {
   offset?: number;
 }
 
-export function registerList(program: Command, run: Runner): void {
-  program
-    .command('list')
-    .description('List items matching every given filter, newest first')
+export function configure(command: Command, run: Runner): void {
+  command
     .addOption(enumOption('--layer <layer>', 'layer', LAYERS))
     .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
     .addOption(enumOption('--tier <tier>', 'tier', TIERS))

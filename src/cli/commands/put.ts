@@ -41,10 +41,8 @@ interface PutFlags {
   ifVersion?: number;
 }
 
-export function registerPut(program: Command, run: Runner): void {
-  program
-    .command('put')
-    .description('Create or update a memory item (by --id, by --layer/--key, or new)')
+export function configure(command: Command, run: Runner): void {
+  command
     .argument('[stdin]', "'-' to read content from standard input")
     .option('--id <id>', 'update this item (NOT_FOUND if absent)')
     .option('--content <text>', 'the content')

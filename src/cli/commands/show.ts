@@ -4,10 +4,8 @@ import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
 
-export function registerShow(program: Command, run: Runner): void {
-  program
-    .command('show')
-    .description('Show an item with its revision count and links')
+export function configure(command: Command, run: Runner): void {
+  command
     .argument('<id>', 'item id')
     .addHelpText('after', exampleText('engram show MEM-0123456789ab'))
     .action(

@@ -4,15 +4,11 @@ import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
 
-export function registerStats(program: Command, run: Runner): void {
-  program
-    .command('stats')
-    .description('Store statistics')
-    .addHelpText('after', exampleText('engram stats --json'))
-    .action(
-      run(async (ctx: CliContext): Promise<CommandOutput> => {
-        const engram = await ctx.open();
-        return { kind: 'data', view: 'stats', data: { ...(await engram.stats()) } };
-      }),
-    );
+export function configure(command: Command, run: Runner): void {
+  command.addHelpText('after', exampleText('engram stats --json')).action(
+    run(async (ctx: CliContext): Promise<CommandOutput> => {
+      const engram = await ctx.open();
+      return { kind: 'data', view: 'stats', data: { ...(await engram.stats()) } };
+    }),
+  );
 }

@@ -1,0 +1,66 @@
+/**
+ * The command table: names and one-line summaries, with each command's module loaded only when
+ * that command runs (or shows its help), so start-up stays light.
+ */
+import type { Command } from 'commander';
+import type { Runner } from '../runner.js';
+
+export interface CommandModule {
+  /** Adds the command's arguments, options, help text and action. */
+  configure(command: Command, run: Runner): void;
+}
+
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<CommandModule>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'init',
+    summary: 'Create DIR/.engram/ (memory.db, config.json, .gitignore); safe to re-run',
+    load: () => import('./init.js'),
+  },
+  {
+    name: 'put',
+    summary: 'Create or update a memory item (by --id, by --layer/--key, or new)',
+    load: () => import('./put.js'),
+  },
+  {
+    name: 'get',
+    summary: 'Read one item by id, or the newest item at a logical key',
+    load: () => import('./get.js'),
+  },
+  {
+    name: 'list',
+    summary: 'List items matching every given filter, newest first',
+    load: () => import('./list.js'),
+  },
+  {
+    name: 'show',
+    summary: 'Show an item with its revision count and links',
+    load: () => import('./show.js'),
+  },
+  {
+    name: 'history',
+    summary: 'Every version of an item, oldest first',
+    load: () => import('./history.js'),
+  },
+  {
+    name: 'delete',
+    summary: 'Archive an item; --hard removes it and its derived rows',
+    load: () => import('./delete.js'),
+  },
+  { name: 'stats', summary: 'Store statistics', load: () => import('./stats.js') },
+  {
+    name: 'export',
+    summary: 'Write every item as JSON Lines (one complete item per line) to stdout',
+    load: () => import('./export.js'),
+  },
+  {
+    name: 'import',
+    summary: 'Import JSON Lines (from `engram export`), upserting by id',
+    load: () => import('./import.js'),
+  },
+];
