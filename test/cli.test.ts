@@ -297,3 +297,11 @@ test('import reports bad lines with their numbers and stores the rest', (t) => {
   assert.equal(cli(['import', '--db', db, dir]).code, 2, 'a directory is a parameter error');
   assert.equal(cli(['import', '--db', db, join(dir, 'missing.jsonl')]).code, 2);
 });
+
+test('the prebuilt --help is exactly what the CLI renders live', () => {
+  const prebuilt = cli(['--help']);
+  const live = cli(['--help', '--quiet']);
+  assert.equal(prebuilt.code, 0);
+  assert.equal(prebuilt.stdout, live.stdout);
+  assert.match(prebuilt.stdout, /Usage: engram/);
+});

@@ -1,13 +1,26 @@
 #!/usr/bin/env node
 /**
- * The `engram` executable. `--version` answers without loading the CLI; everything else runs it
- * with the real process streams and exits with its code.
+ * The `engram` executable. `--version`, and `--help` from the copy rendered at build time, answer
+ * without loading the CLI; everything else runs it with the real process streams.
  */
+import { readFileSync } from 'node:fs';
 import { VERSION } from '../version.js';
 
+function prebuiltHelp(): string | undefined {
+  try {
+    return readFileSync(new URL('./help.txt', import.meta.url), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+const only = argv.length === 1 ? argv[0] : undefined;
+const help = only === '--help' || only === '-h' ? prebuiltHelp() : undefined;
+if (only === '--version' || only === '-V') {
   process.stdout.write(`${VERSION}\n`);
+} else if (help !== undefined) {
+  process.stdout.write(help);
 } else {
   const { runCli } = await import('./run-cli.js');
   process.exitCode = await runCli({

@@ -122,6 +122,8 @@ async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => (io.stdout as { columns?: number }).columns ?? 80,
+      getErrHelpWidth: () => (io.stderr as { columns?: number }).columns ?? 80,
       outputError: () => {},
     })
     .addHelpText(

@@ -1,0 +1,49 @@
+/**
+ * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
+ * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Row } from './stats.js';
+import { startupSuite } from './suites/startup.js';
+import { storeSuite } from './suites/store.js';
+
+function printTable(rows: Row[]): void {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0] as Row).filter((c) => c !== 'suite');
+  const widths = columns.map((c) =>
+    Math.max(c.length, ...rows.map((r) => String(r[c] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  console.log(`\n### ${rows[0]?.suite}\n`);
+  console.log(line(columns));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const row of rows) console.log(line(columns.map((c) => String(row[c] ?? ''))));
+}
+
+const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
+const machine = {
+  node: process.version,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memory_gb: Math.round(totalmem() / 1024 ** 3),
+  platform: `${process.platform} ${process.arch}`,
+};
+console.log(
+  `engram bench — node ${machine.node}, ${machine.cores} × ${machine.cpu}, ${machine.memory_gb} GiB`,
+);
+
+const results: Row[] = [];
+for (const suite of [() => startupSuite(), () => storeSuite(sizes)]) {
+  const rows = await suite();
+  printTable(rows);
+  results.push(...rows);
+}
+
+const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+mkdirSync(dir, { recursive: true });
+const file = `${dir}${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+writeFileSync(file, `${JSON.stringify({ machine, results }, null, 2)}\n`);
+console.log(`\nwrote ${file}`);
