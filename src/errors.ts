@@ -17,6 +17,9 @@ export type ErrorCode =
 /**
  * Exit code per error code (memtool's table). `Record<ErrorCode, …>` makes the compiler reject a
  * code without an exit code.
+ *
+ * @example
+ * process.exitCode = EXIT_CODES[error.code]; // NOT_FOUND → 3
  */
 export const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4>> = Object.freeze({
   GENERAL_ERROR: 1,
@@ -91,7 +94,12 @@ export class EngramError extends Error {
   }
 }
 
-/** Type guard for {@link EngramError}. */
+/**
+ * Type guard for {@link EngramError}.
+ *
+ * @example
+ * try { await engram.get({ id }); } catch (e) { if (isEngramError(e) && e.code === 'NOT_FOUND') … }
+ */
 export function isEngramError(value: unknown): value is EngramError {
   return value instanceof EngramError;
 }

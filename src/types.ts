@@ -3,6 +3,12 @@
  * shapes of history, links, events and statistics. Plain data only; no behaviour.
  */
 
+/**
+ * The valid values of each item enum, for validation and help texts.
+ *
+ * @example
+ * if (!ITEM_TYPES.includes(value)) throw new Error(`type must be one of ${ITEM_TYPES.join(', ')}`);
+ */
 export const ITEM_TYPES = [
   'fact',
   'decision',

@@ -20,10 +20,11 @@ export type { SqliteOptions } from './open-database.js';
 
 import type { DeleteCounts, ListFilter, ListPage, Store } from './store.js';
 
-const SELECT_ITEM = `SELECT i.*,
+const ITEM_FIELDS = `i.*,
   (SELECT json_group_array(tag) FROM (SELECT tag FROM memory_tags WHERE item_id = i.id ORDER BY position)) AS tags_json,
-  (SELECT json_group_array(entity) FROM (SELECT entity FROM memory_entities WHERE item_id = i.id ORDER BY position)) AS entities_json
-  FROM memory_items i`;
+  (SELECT json_group_array(entity) FROM (SELECT entity FROM memory_entities WHERE item_id = i.id ORDER BY position)) AS entities_json`;
+
+const SELECT_ITEM = `SELECT ${ITEM_FIELDS} FROM memory_items i`;
 
 const INSERT_ITEM = `INSERT INTO memory_items (${ITEM_COLUMNS.join(', ')})
   VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')})`;
@@ -38,10 +39,25 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Builds the WHERE clause of a list query; values are always bound, never interpolated. */
-function listWhere(filter: ListFilter): { sql: string; params: unknown[] } {
+/**
+ * Builds the FROM and WHERE clauses of a list query; values are always bound, never interpolated.
+ * With a tag filter the query is driven from the tag index (CROSS JOIN fixes that join order),
+ * which keeps tag lists fast on large stores whether or not ANALYZE has run.
+ */
+function listQuery(filter: ListFilter): { from: string; where: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
+  const [firstTag, ...otherTags] = filter.tags ?? [];
+  let from = 'memory_items i';
+  if (firstTag !== undefined) {
+    from = 'memory_tags t0 CROSS JOIN memory_items i ON i.id = t0.item_id';
+    clauses.push('t0.tag = ?');
+    params.push(firstTag);
+  }
+  for (const tag of otherTags) {
+    clauses.push('i.id IN (SELECT item_id FROM memory_tags WHERE tag = ?)');
+    params.push(tag);
+  }
   const equal = (column: string, value: string | undefined) => {
     if (value === undefined) return;
     clauses.push(`i.${column} = ?`);
@@ -58,10 +74,6 @@ function listWhere(filter: ListFilter): { sql: string; params: unknown[] } {
     clauses.push("i.key LIKE ? ESCAPE '\\'");
     params.push(`${escapeLike(filter.key_prefix)}%`);
   }
-  for (const tag of filter.tags ?? []) {
-    clauses.push('EXISTS (SELECT 1 FROM memory_tags t WHERE t.item_id = i.id AND t.tag = ?)');
-    params.push(tag);
-  }
   const archived = filter.archived ?? 'exclude';
   if (archived === 'exclude') clauses.push('i.archived = 0');
   if (archived === 'only') clauses.push('i.archived = 1');
@@ -73,7 +85,7 @@ function listWhere(filter: ListFilter): { sql: string; params: unknown[] } {
     clauses.push('i.updated_at < ?');
     params.push(filter.until);
   }
-  return { sql: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
+  return { from, where: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
 }
 
 function countBy(db: SqliteDatabase, column: string): Record<string, number> {
@@ -205,15 +217,17 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       }),
     listItems: (filter: ListFilter): ListPage =>
       guard(() => {
-        const where = listWhere(filter);
+        const query = listQuery(filter);
         const order = filter.sort === 'created' ? 'i.created_at' : 'i.updated_at';
         const total = db
-          .prepare(`SELECT count(*) FROM memory_items i ${where.sql}`)
+          .prepare(`SELECT count(*) FROM ${query.from} ${query.where}`)
           .pluck()
-          .get(...where.params) as number;
+          .get(...query.params) as number;
         const rows = db
-          .prepare(`${SELECT_ITEM} ${where.sql} ORDER BY ${order} DESC, i.id DESC LIMIT ? OFFSET ?`)
-          .all(...where.params, filter.limit ?? -1, filter.offset ?? 0) as ItemRow[];
+          .prepare(
+            `SELECT ${ITEM_FIELDS} FROM ${query.from} ${query.where} ORDER BY ${order} DESC, i.id DESC LIMIT ? OFFSET ?`,
+          )
+          .all(...query.params, filter.limit ?? -1, filter.offset ?? 0) as ItemRow[];
         return { items: rows.map(rowToItem), total };
       }),
     iterateItems: () => ({
