@@ -300,7 +300,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       return store.stats();
     },
 
-    async *exportLines({ withHistory = false } = {}) {
+    async* exportLines({ withHistory = false } = {}) {
       for (const item of store.iterateItems()) {
         yield exportLine(item, withHistory ? store.listRevisions(item.id) : undefined);
       }

@@ -4,15 +4,15 @@
  */
 
 /** Stable error codes. Agents branch on these strings; never rename one. */
-export type ErrorCode =
-  | 'GENERAL_ERROR'
-  | 'CONFLICT'
-  | 'EMPTY_INPUT'
-  | 'POLICY_REJECTED'
-  | 'PARAM_ERROR'
-  | 'NOT_FOUND'
-  | 'DB_ERROR'
-  | 'DB_BUSY';
+export type ErrorCode
+  = | 'GENERAL_ERROR'
+    | 'CONFLICT'
+    | 'EMPTY_INPUT'
+    | 'POLICY_REJECTED'
+    | 'PARAM_ERROR'
+    | 'NOT_FOUND'
+    | 'DB_ERROR'
+    | 'DB_BUSY';
 
 /**
  * Exit code per error code (memtool's table). `Record<ErrorCode, …>` makes the compiler reject a

@@ -180,7 +180,7 @@ test('GENERAL_ERROR: an unexpected failure is generic, with the stack only under
   const db = join(tempDir(t), 'm.db');
   const id = (cli(['put', '--db', db, '--content', 'x']).json?.item as { id: string }).id;
   const raw = new Database(db);
-  raw.prepare("UPDATE memory_items SET provenance = '{broken' WHERE id = ?").run(id);
+  raw.prepare('UPDATE memory_items SET provenance = \'{broken\' WHERE id = ?').run(id);
   raw.close();
   const plain = cli(['get', '--db', db, id]);
   assert.equal(plain.code, 1);

@@ -36,7 +36,7 @@ test('SIGKILL in the middle of a large import: integrity ok, each item whole or 
     try {
       const reader = new Database(db, { readonly: true, fileMustExist: true });
       seen = (reader
-        .prepare("SELECT count(*) FROM sqlite_master WHERE name = 'memory_items'")
+        .prepare('SELECT count(*) FROM sqlite_master WHERE name = \'memory_items\'')
         .pluck()
         .get() as number)
         ? (reader.prepare('SELECT count(*) FROM memory_items').pluck().get() as number)

@@ -17,7 +17,7 @@ test('opening a newer schema fails with DB_ERROR naming both versions; the file 
   await engram.put({ content: 'from the future' });
   engram.close();
   const raw = new Database(db);
-  raw.prepare("UPDATE schema_meta SET value = '99' WHERE key = 'schema_version'").run();
+  raw.prepare('UPDATE schema_meta SET value = \'99\' WHERE key = \'schema_version\'').run();
   raw.close();
   const before = hash(db);
 

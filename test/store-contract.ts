@@ -356,7 +356,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       assert.equal(stats.archived, 1);
       assert.equal(stats.active, 2);
       assert.deepEqual(stats.by_tier, { ltm: 1, stm: 1 });
-      assert.deepEqual(stats.by_layer, { '(none)': 1, project: 1 });
+      assert.deepEqual(stats.by_layer, { '(none)': 1, 'project': 1 });
       assert.ok(stats.schema_version >= 1);
     });
   });

@@ -28,8 +28,8 @@ export function startupSuite(runs = 40): Row[] {
   return [...times].map(([name, values]) => {
     const median = quantile(values, 0.5);
     return {
-      suite: 'startup',
-      case: name,
+      'suite': 'startup',
+      'case': name,
       'median ms': Math.round(median * 10) / 10,
       'p95 ms': Math.round(quantile(values, 0.95) * 10) / 10,
       'x node -e 0': Math.round((median / baseline) * 100) / 100,

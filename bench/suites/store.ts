@@ -9,8 +9,8 @@ import { openEngram } from '../../src/index.js';
 import { createItem, exportLine } from '../../src/items/build-item.js';
 import { quantile, type Row, rssMb, timeMsAsync } from '../stats.js';
 
-const WORDS =
-  'auth token cache schema index deploy retry budget latency queue shard lock vector recall policy'.split(
+const WORDS
+  = 'auth token cache schema index deploy retry budget latency queue shard lock vector recall policy'.split(
     ' ',
   );
 
@@ -67,8 +67,8 @@ export async function storeSuite(sizes: readonly number[]): Promise<Row[]> {
         );
       }
       rows.push({
-        suite: 'store',
-        case: `${size.toLocaleString('en')} items`,
+        'suite': 'store',
+        'case': `${size.toLocaleString('en')} items`,
         'import items/s': Math.round(size / (importMs / 1000)),
         'put/s (single)': Math.round(puts / (putMs / 1000)),
         'get p50 ms': round(quantile(getTimes, 0.5)),

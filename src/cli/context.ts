@@ -6,21 +6,21 @@ import type { StoreLocation } from '../config/discover-store.js';
 import type { Engram } from '../engram.js';
 
 /** A text renderer name known to `output.ts`. */
-export type View =
-  | 'item'
-  | 'put'
-  | 'list'
-  | 'show'
-  | 'history'
-  | 'delete'
-  | 'stats'
-  | 'import'
-  | 'init';
+export type View
+  = | 'item'
+    | 'put'
+    | 'list'
+    | 'show'
+    | 'history'
+    | 'delete'
+    | 'stats'
+    | 'import'
+    | 'init';
 
-export type CommandOutput =
-  | { kind: 'data'; view: View; data: Record<string, unknown> }
+export type CommandOutput
+  = | { kind: 'data'; view: View; data: Record<string, unknown> }
   /** Raw lines for stdout (JSONL export), streamed. */
-  | { kind: 'lines'; lines: AsyncIterable<string> };
+    | { kind: 'lines'; lines: AsyncIterable<string> };
 
 export interface CliContext {
   /** Opens the store found by discovery; `write` creates a missing user store. */

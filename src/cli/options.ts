@@ -65,8 +65,8 @@ export function timeOption(
   const option = new Option(flags, `${description} (ISO date or duration like 7d, 24h)`);
   return option.argParser(
     (value: string) =>
-      parseTime(value, new Date(), direction) ??
-      paramError(
+      parseTime(value, new Date(), direction)
+      ?? paramError(
         option.long ?? flags,
         value,
         'Use an ISO-8601 date (2026-11-01) or a duration (90m, 24h, 7d, 2w)',

@@ -184,8 +184,8 @@ export function createOutput(options: OutputOptions): Output {
         return;
       }
       const hint = error.hint === undefined ? '' : `\n  hint: ${error.hint}`;
-      const cause =
-        verbose && error.cause !== undefined
+      const cause
+        = verbose && error.cause !== undefined
           ? `\n${String((error.cause as Error)?.stack ?? error.cause)}`
           : '';
       stderr.write(`engram: error[${error.code}]: ${error.message}${hint}${cause}\n`);

@@ -53,6 +53,6 @@ export async function readContent(sources: ContentSources, ctx: CliContext): Pro
   if (sources.dash === true || ctx.stdin.isTTY !== true)
     return dropFinalNewline(await readStdin(ctx.stdin));
   throw new EngramError('PARAM_ERROR', 'No content given', {
-    hint: "Use --content TEXT, --file PATH, or pipe it: echo 'note' | engram put",
+    hint: 'Use --content TEXT, --file PATH, or pipe it: echo \'note\' | engram put',
   });
 }

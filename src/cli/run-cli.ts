@@ -96,8 +96,8 @@ function fromCommander(error: CommanderError, program: Command, argv: string[]):
   } else if (error.code === 'commander.unknownOption') {
     const flags = (command ?? program).options.map((o) => o.long).filter(Boolean);
     const globals = program.options.map((o) => o.long).filter(Boolean);
-    hint =
-      `${hint} Valid flags${command ? ` for ${command.name()}` : ''}: ${[...flags, ...globals].join(', ')}`.trim();
+    hint
+      = `${hint} Valid flags${command ? ` for ${command.name()}` : ''}: ${[...flags, ...globals].join(', ')}`.trim();
   } else if (hint === '') {
     hint = `Run \`engram ${command ? `${command.name()} ` : ''}--help\` for usage.`;
   }
@@ -153,48 +153,48 @@ export async function runCli(io: CliIo): Promise<number> {
   });
   const opened: Engram[] = [];
 
-  const run: Runner =
-    (handler) =>
-    async (...args) => {
-      const command = args[args.length - 1] as Command;
-      const globals = command.optsWithGlobals<GlobalFlags>();
-      const locate = () =>
-        discoverStore({
-          flag: globals.db,
-          env: io.env.ENGRAM_DB,
-          cwd: io.cwd,
-          home: io.env.HOME ?? homedir(),
-        });
-      const ctx: CliContext = {
-        cwd: io.cwd,
-        env: io.env,
-        stdin: io.stdin,
-        locate,
-        warn: (message) => output.warn(message),
-        async open({ write = false } = {}) {
-          const location = locate();
-          let path = location.path;
-          if (!location.exists && location.source === 'user') {
-            if (write) {
-              mkdirSync(dirname(path), { recursive: true });
-            } else {
-              output.warn(
-                `no store found (no .engram/ here or above, no ${path}); showing an empty one`,
-              );
-              path = ':memory:';
-            }
-          }
-          const { openEngram } = await import('../engram.js');
-          const engram = await openEngram({
-            path,
-            session: globals.session ?? io.env.ENGRAM_SESSION ?? null,
+  const run: Runner
+    = (handler) =>
+      async (...args) => {
+        const command = args[args.length - 1] as Command;
+        const globals = command.optsWithGlobals<GlobalFlags>();
+        const locate = () =>
+          discoverStore({
+            flag: globals.db,
+            env: io.env.ENGRAM_DB,
+            cwd: io.cwd,
+            home: io.env.HOME ?? homedir(),
           });
-          opened.push(engram);
-          return engram;
-        },
+        const ctx: CliContext = {
+          cwd: io.cwd,
+          env: io.env,
+          stdin: io.stdin,
+          locate,
+          warn: (message) => output.warn(message),
+          async open({ write = false } = {}) {
+            const location = locate();
+            let path = location.path;
+            if (!location.exists && location.source === 'user') {
+              if (write) {
+                mkdirSync(dirname(path), { recursive: true });
+              } else {
+                output.warn(
+                  `no store found (no .engram/ here or above, no ${path}); showing an empty one`,
+                );
+                path = ':memory:';
+              }
+            }
+            const { openEngram } = await import('../engram.js');
+            const engram = await openEngram({
+              path,
+              session: globals.session ?? io.env.ENGRAM_SESSION ?? null,
+            });
+            opened.push(engram);
+            return engram;
+          },
+        };
+        await output.write(await handler(ctx, ...args.slice(0, -1)));
       };
-      await output.write(await handler(ctx, ...args.slice(0, -1)));
-    };
 
   const program = await buildProgram(run, io);
   try {

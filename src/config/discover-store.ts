@@ -45,15 +45,15 @@ export function discoverStore(options: DiscoverOptions): StoreLocation {
     const path = value === ':memory:' ? value : resolve(options.cwd, value);
     return { path, source, exists: path === ':memory:' || existsSync(path) };
   };
-  const found =
-    explicit(options.flag, 'flag') ??
-    explicit(options.env, 'env') ??
-    (() => {
-      const project = findProjectStore(options.cwd);
-      return project === undefined
-        ? undefined
-        : { path: project, source: 'discovered' as const, exists: true };
-    })();
+  const found
+    = explicit(options.flag, 'flag')
+      ?? explicit(options.env, 'env')
+      ?? (() => {
+        const project = findProjectStore(options.cwd);
+        return project === undefined
+          ? undefined
+          : { path: project, source: 'discovered' as const, exists: true };
+      })();
   if (found !== undefined) return found;
   const path = join(options.home, STORE_DIR, DB_FILE);
   return { path, source: 'user', exists: existsSync(path) };

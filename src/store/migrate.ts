@@ -17,7 +17,7 @@ const META_TABLE = `CREATE TABLE IF NOT EXISTS schema_meta (
  */
 export function readSchemaVersion(db: SqliteDatabase): number {
   const tables = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .prepare('SELECT name FROM sqlite_master WHERE type = \'table\' AND name NOT LIKE \'sqlite_%\'')
     .pluck()
     .all() as string[];
   if (tables.length === 0) return 0;
@@ -27,7 +27,7 @@ export function readSchemaVersion(db: SqliteDatabase): number {
     });
   }
   const value = db
-    .prepare("SELECT value FROM schema_meta WHERE key = 'schema_version'")
+    .prepare('SELECT value FROM schema_meta WHERE key = \'schema_version\'')
     .pluck()
     .get() as string | undefined;
   return value === undefined ? 0 : Number(value);

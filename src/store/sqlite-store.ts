@@ -71,7 +71,7 @@ function listQuery(filter: ListFilter): { from: string; where: string; params: u
   equal('key', filter.key);
   equal('scope', filter.scope);
   if (filter.key_prefix !== undefined) {
-    clauses.push("i.key LIKE ? ESCAPE '\\'");
+    clauses.push('i.key LIKE ? ESCAPE \'\\\'');
     params.push(`${escapeLike(filter.key_prefix)}%`);
   }
   const archived = filter.archived ?? 'exclude';
@@ -232,7 +232,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       }),
     iterateItems: () => ({
       // Keyset pages, so no cursor stays open while the caller uses the connection in between.
-      *[Symbol.iterator]() {
+      * [Symbol.iterator]() {
         let after = { created_at: '', id: '' };
         for (;;) {
           const rows = guard(
@@ -307,8 +307,8 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     addLink: (link: MemoryLink) =>
       guard(
         () =>
-          statements.addLink.run(link.src_id, link.dst_id, link.type, link.created_at).changes ===
-          1,
+          statements.addLink.run(link.src_id, link.dst_id, link.type, link.created_at).changes
+          === 1,
       ),
     listLinks: (itemId) => guard(() => statements.listLinks.all(itemId, itemId) as MemoryLink[]),
 

@@ -41,7 +41,7 @@ function readLines(source: string, ctx: CliContext): AsyncIterable<string> {
 
 export function configure(command: Command, run: Runner): void {
   command
-    .argument('<file>', "JSONL file, or '-' for stdin")
+    .argument('<file>', 'JSONL file, or \'-\' for stdin')
     .addHelpText(
       'after',
       exampleText('engram import backup.jsonl', 'cat backup.jsonl | engram import -'),

@@ -15,8 +15,8 @@ import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
 
-const GITIGNORE =
-  '# engram: the database is local state; config.json may be committed\nmemory.db\nmemory.db-*\n';
+const GITIGNORE
+  = '# engram: the database is local state; config.json may be committed\nmemory.db\nmemory.db-*\n';
 
 export function configure(command: Command, run: Runner): void {
   command
@@ -56,9 +56,9 @@ async function initCommand(
   const requested = flags.ftsTokenizer ?? fromEnv;
   const tokenizer = existing.fts_tokenizer ?? requested ?? DEFAULT_FTS_TOKENIZER;
   if (
-    requested !== undefined &&
-    existing.fts_tokenizer !== undefined &&
-    requested !== existing.fts_tokenizer
+    requested !== undefined
+    && existing.fts_tokenizer !== undefined
+    && requested !== existing.fts_tokenizer
   ) {
     ctx.warn(
       `already initialised with --fts-tokenizer ${existing.fts_tokenizer}; '${requested}' ignored`,

@@ -43,10 +43,10 @@ interface PutFlags {
 
 export function configure(command: Command, run: Runner): void {
   command
-    .argument('[stdin]', "'-' to read content from standard input")
+    .argument('[stdin]', '\'-\' to read content from standard input')
     .option('--id <id>', 'update this item (NOT_FOUND if absent)')
     .option('--content <text>', 'the content')
-    .option('--file <path>', "read the content from a file ('-' for stdin)")
+    .option('--file <path>', 'read the content from a file (\'-\' for stdin)')
     .option('--title <text>', 'short title')
     .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
     .addOption(enumOption('--tier <tier>', 'memory tier', TIERS))
@@ -73,8 +73,8 @@ export function configure(command: Command, run: Runner): void {
     .addHelpText(
       'after',
       exampleText(
-        "engram put --layer feature --task T123 --key business_rules --content 'Password: 8+ chars'",
-        "echo 'We chose JWT for stateless auth' | engram put --type decision --tags auth",
+        'engram put --layer feature --task T123 --key business_rules --content \'Password: 8+ chars\'',
+        'echo \'We chose JWT for stateless auth\' | engram put --type decision --tags auth',
         'engram put --id MEM-0123456789ab --if-version 2 --file notes.md',
       ),
     )
@@ -92,7 +92,7 @@ async function putCommand(
 ): Promise<CommandOutput> {
   if (stdinArg !== undefined && stdinArg !== '-') {
     throw new EngramError('PARAM_ERROR', `Unexpected argument '${stdinArg}'`, {
-      hint: "Pass text with --content, a file with --file, or '-' for stdin.",
+      hint: 'Pass text with --content, a file with --file, or \'-\' for stdin.',
     });
   }
   const content = await readContent(
