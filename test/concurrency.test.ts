@@ -1,11 +1,10 @@
 /** Many processes writing one database: nothing lost, no DB_BUSY, versions strictly sequential. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openEngram } from '../src/index.js';
-import { tempDir } from './helpers.js';
+import { nodeAsync, tempDir } from './helpers.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/put-worker.js', import.meta.url));
 
@@ -16,23 +15,10 @@ interface WorkerResult {
   busy: number;
 }
 
-function runWorker(args: string[]): Promise<WorkerResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WORKER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      err += d;
-    });
-    child.on('close', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out) as WorkerResult)
-        : reject(new Error(`worker exit ${code}: ${err}`)),
-    );
-  });
+async function runWorker(args: string[]): Promise<WorkerResult> {
+  const run = await nodeAsync([WORKER, ...args]);
+  if (run.code !== 0) throw new Error(`worker exit ${run.code}: ${run.stderr}`);
+  return run.json as unknown as WorkerResult;
 }
 
 test('8 processes x 250 puts: all 2,000 items present, no DB_BUSY, one revision each', async (t) => {

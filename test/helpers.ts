@@ -73,13 +73,10 @@ export function cli(args: string[], options: CliOptions = {}): CliRun {
   );
 }
 
-/** Runs `engram ARGS` asynchronously (for concurrency tests). */
-export function cliAsync(args: string[], options: CliOptions = {}): Promise<CliRun> {
+/** Runs `node ARGS` asynchronously (workers and CLI processes that must overlap in time). */
+export function nodeAsync(args: string[], options: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: options.cwd,
-      env: baseEnv(options),
-    });
+    const child = spawn(process.execPath, args, { cwd: options.cwd, env: baseEnv(options) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
