@@ -155,7 +155,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     const item = store.getItem(id);
     if (item === undefined) {
       throw new EngramError('NOT_FOUND', `No memory item with id ${id}`, {
-        hint: 'Use `engram list` or `engram search` to find ids.',
+        hint: 'Use `engram list` to find ids.',
         details: { id },
       });
     }

@@ -58,7 +58,7 @@ export interface ErrorPayload {
  *
  * @example
  * throw new EngramError('NOT_FOUND', 'No memory item MEM-0123456789ab', {
- *   hint: 'Use `engram list` or `engram search` to find ids.',
+ *   hint: 'Use `engram list` to find ids.',
  *   details: { id: 'MEM-0123456789ab' },
  * });
  */

@@ -1,11 +1,12 @@
 /** The built CLI as a user and an agent meet it: real processes, real files. */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { cli, tempDir } from './helpers.js';
+import { CLI, cli, tempDir } from './helpers.js';
 
 const fileHash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -304,4 +305,17 @@ test('the prebuilt --help is exactly what the CLI renders live', () => {
   assert.equal(prebuilt.code, 0);
   assert.equal(prebuilt.stdout, live.stdout);
   assert.match(prebuilt.stdout, /Usage: engram/);
+});
+
+test('a reader that closes early (engram export | head -1) ends the command quietly', (t) => {
+  const db = join(tempDir(t), 'm.db');
+  cli(['import', '--db', db, '-'], {
+    input: Array.from({ length: 3000 }, (_, i) => JSON.stringify({ content: `line ${i} ${'x'.repeat(200)}` })).join('\n'),
+  });
+  const run = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" export --db "${db}" | head -1`], { encoding: 'utf8' });
+  assert.equal(run.status, 0);
+  assert.equal(run.stdout.trimEnd().split('\n').length, 1);
+  assert.doesNotMatch(run.stderr, /EPIPE|Error/);
+  const help = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" help put | head -1`], { encoding: 'utf8' });
+  assert.doesNotMatch(help.stderr, /EPIPE|Error/);
 });

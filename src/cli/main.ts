@@ -14,6 +14,12 @@ function prebuiltHelp(): string | undefined {
   }
 }
 
+// A reader that stops early (`engram export | head`) is normal in a pipeline, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 const argv = process.argv.slice(2);
 const only = argv.length === 1 ? argv[0] : undefined;
 const help = only === '--help' || only === '-h' ? prebuiltHelp() : undefined;
