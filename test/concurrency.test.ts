@@ -15,6 +15,14 @@ interface WorkerResult {
   busy: number;
 }
 
+/** Runs `count` workers at once; each gets [db, index, mode, perWorker, startAt, ...extra]. */
+async function runWorkers(count: number, db: string, mode: string, perWorker: number, extra: string[] = []) {
+  const startAt = String(Date.now() + 1500);
+  return Promise.all(
+    Array.from({ length: count }, (_, w) => runWorker([db, String(w), mode, String(perWorker), startAt, ...extra])),
+  );
+}
+
 async function runWorker(args: string[]): Promise<WorkerResult> {
   const run = await nodeAsync([WORKER, ...args]);
   if (run.code !== 0) throw new Error(`worker exit ${run.code}: ${run.stderr}`);
@@ -23,9 +31,7 @@ async function runWorker(args: string[]): Promise<WorkerResult> {
 
 test('8 processes x 250 puts: all 2,000 items present, no DB_BUSY, one revision each', async (t) => {
   const db = join(tempDir(t), 'memory.db');
-  const results = await Promise.all(
-    Array.from({ length: 8 }, (_, w) => runWorker([db, String(w), 'create', '250'])),
-  );
+  const results = await runWorkers(8, db, 'create', 250);
   assert.equal(
     results.reduce((n, r) => n + r.busy, 0),
     0,
@@ -42,9 +48,7 @@ test('8 processes x 250 puts: all 2,000 items present, no DB_BUSY, one revision 
 
 test('8 processes upserting one logical key: versions 1..400 strictly sequential, no revision lost', async (t) => {
   const db = join(tempDir(t), 'memory.db');
-  const results = await Promise.all(
-    Array.from({ length: 8 }, (_, w) => runWorker([db, String(w), 'upsert', '50'])),
-  );
+  const results = await runWorkers(8, db, 'upsert', 50);
   assert.equal(
     results.reduce((n, r) => n + r.busy, 0),
     0,
@@ -69,9 +73,7 @@ test('concurrent conditional updates: exactly one writer wins each version, the 
   const seed = await openEngram({ path: db });
   const { item } = await seed.put({ content: 'contended' });
   seed.close();
-  const results = await Promise.all(
-    Array.from({ length: 4 }, (_, w) => runWorker([db, String(w), 'cas', '40', item.id])),
-  );
+  const results = await runWorkers(4, db, 'cas', 40, [item.id]);
   const wins = results.flatMap((r) => r.wins).sort((a, b) => a - b);
   const conflicts = results.reduce((n, r) => n + r.conflicts, 0);
   assert.equal(

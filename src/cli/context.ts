@@ -2,7 +2,6 @@
  * What a CLI command receives and returns. Commands return data; `output.ts` renders it.
  */
 
-import type { StoreLocation } from '../config/discover-store.js';
 import type { Engram } from '../engram.js';
 
 /** A text renderer name known to `output.ts`. */
@@ -25,8 +24,6 @@ export type CommandOutput
 export interface CliContext {
   /** Opens the store found by discovery; `write` creates a missing user store. */
   open(options?: { write?: boolean }): Promise<Engram>;
-  /** Where the store is (without opening it). */
-  locate(): StoreLocation;
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };

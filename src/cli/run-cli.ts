@@ -169,7 +169,6 @@ export async function runCli(io: CliIo): Promise<number> {
           cwd: io.cwd,
           env: io.env,
           stdin: io.stdin,
-          locate,
           warn: (message) => output.warn(message),
           async open({ write = false } = {}) {
             const location = locate();

@@ -176,7 +176,6 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     path,
     transaction: (fn) =>
       guard(() => withBusyRetry(() => db.transaction(fn).immediate(), options.busyRetries)),
-    schemaVersion: () => guard(() => readSchemaVersion(db)),
     getMeta: (key) => guard(() => statements.getMeta.get(key) as string | undefined),
     setMeta: (key, value) => guard(() => void statements.setMeta.run(key, value)),
 

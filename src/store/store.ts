@@ -52,7 +52,6 @@ export interface Store {
   readonly path: string;
   /** Runs `fn` atomically as one write transaction (`BEGIN IMMEDIATE` on SQLite), retrying when busy. */
   transaction<T>(fn: () => T): T;
-  schemaVersion(): number;
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
 
