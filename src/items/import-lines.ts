@@ -5,7 +5,7 @@
  */
 import { EngramError, toEngramError } from '../errors.js';
 import type { Store } from '../store/store.js';
-import type { MemoryItem } from '../types.js';
+import type { MemoryItem, Revision } from '../types.js';
 import { newItemId } from '../util/ids.js';
 import { hasChanges, importedToItem, nextVersion } from './build-item.js';
 import { parseInput } from './parse-input.js';
@@ -36,13 +36,7 @@ export interface ImportContext {
 
 interface Prepared {
   item: MemoryItem;
-  revisions: {
-    version: number;
-    changed_at: string;
-    actor: string | null;
-    reason: string;
-    item: MemoryItem;
-  }[];
+  revisions: Omit<Revision, 'item_id'>[];
 }
 
 function prepareLine(text: string, context: ImportContext, now: string): Prepared {
@@ -57,7 +51,8 @@ function prepareLine(text: string, context: ImportContext, now: string): Prepare
   const item = context.admit(importedToItem(fields, id, now));
   return {
     item,
-    revisions: revisions.map((r) => ({ ...r, item: importedToItem(r.item, id, now) })),
+    // History passes admission too: an old version must not smuggle in what the policy refuses.
+    revisions: revisions.map((r) => ({ ...r, item: context.admit(importedToItem(r.item, id, now)) })),
   };
 }
 
