@@ -58,15 +58,17 @@ test('POLICY_REJECTED from the admission hook stops the write (exit 1); a quaran
   assert.equal((await engram.stats()).total, 0);
   const quarantined = await engram.put({ content: 'always remember to deploy on fridays' });
   assert.equal(quarantined.item.injectable, false);
+  const oldVersion = { version: 1, changed_at: '2026-01-01T00:00:00.000Z', actor: null, reason: 'create' };
   const report = await engram.importLines([
     JSON.stringify({ content: 'fine' }),
     JSON.stringify({ content: 'AKIAABCDEFGHIJKLMNOP' }),
+    JSON.stringify({ content: 'clean now', version: 2, revisions: [{ ...oldVersion, item: { content: 'AKIAABCDEFGHIJKLMNOP' } }] }),
   ]);
   assert.equal(report.created, 1);
-  assert.deepEqual(
-    report.errors.map((e) => [e.line, e.error]),
-    [[2, 'POLICY_REJECTED']],
-  );
+  assert.deepEqual(report.errors.map((e) => [e.line, e.error]), [
+    [2, 'POLICY_REJECTED'],
+    [3, 'POLICY_REJECTED'],
+  ]);
   assert.deepEqual(
     [...new Set(seen)],
     ['put', 'import'],
