@@ -3,6 +3,11 @@
  * users call. It validates input, runs the write modes and versioning rules, and keeps every
  * write inside one store transaction together with its revision and event.
  */
+import {
+  DEFAULT_FTS_TOKENIZER,
+  FTS_TOKENIZER_PRESETS,
+  isFtsTokenizerPreset,
+} from './config/fts-tokenizer.js';
 import { EngramError } from './errors.js';
 import { type AdmissionHook, admitWrite } from './items/admission.js';
 import {
@@ -22,14 +27,19 @@ import {
   listFilterSchema,
   type PutInput,
   putInputSchema,
+  type SearchInput,
+  searchInputSchema,
 } from './items/schemas.js';
-import type { DeleteCounts, Store } from './store/store.js';
+import type { DeleteCounts, Store, TextQuery } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, StoreStats } from './types.js';
+import { buildFtsQuery, queryTerms } from './search/fts-query.js';
+import { indexText, prepareIndexing } from './search/index-text.js';
+import { loadedSegmenter } from './search/segment.js';
 import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
 
 export type { ImportReport } from './items/import-lines.js';
-export type { GetQuery, ListInput, PutInput } from './items/schemas.js';
+export type { GetQuery, ListInput, PutInput, SearchInput } from './items/schemas.js';
 
 export interface EngramOptions {
   /** Database file, or `:memory:`. */
@@ -40,8 +50,10 @@ export interface EngramOptions {
   clock?: Clock;
   /** Write policy, called for every item before it is stored. */
   admit?: AdmissionHook;
-  /** Tokenizer preset recorded for the full-text index when the store is new. */
+  /** Tokenizer preset (`fr`, `en`, `raw`) for the full-text index of a new store. */
   ftsTokenizer?: string;
+  /** Set false to search with LIKE only, as if FTS5 were missing (`ENGRAM_FTS=off`). */
+  fullText?: boolean;
   /** Opens the store; defaults to the embedded SQLite store. */
   openStore?: (path: string) => Store;
 }
@@ -74,6 +86,25 @@ export interface DeleteResult {
   removed?: DeleteCounts;
 }
 
+/** Which stage of the search cascade answered. */
+export type SearchStage = 'any' | 'prefix' | 'like' | 'none';
+
+export interface SearchHit extends MemoryItem {
+  /** Relevance: -BM25 (FTS5) or the number of matching terms (LIKE); higher is better. */
+  score: number;
+}
+
+export interface SearchResult {
+  query: string;
+  /** The words searched for, after stopwords and segmentation. */
+  terms: string[];
+  stage: SearchStage;
+  /** False when the LIKE fallback answered because the full-text index is unavailable or off. */
+  fts: boolean;
+  count: number;
+  items: SearchHit[];
+}
+
 export interface LinkResult {
   created: boolean;
   link: MemoryLink;
@@ -90,6 +121,11 @@ export interface Engram {
    */
   get(query: GetQuery): Promise<MemoryItem>;
   list(filter?: ListInput): Promise<ListResult>;
+  /**
+   * Full-text search: BM25 over title, tags, entities and content (CJK segmented), any of the
+   * words; when nothing matches, word prefixes, then substrings (LIKE).
+   */
+  search(input: SearchInput): Promise<SearchResult>;
   show(id: string): Promise<ShowResult>;
   /** Every stored version, oldest first. */
   history(id: string): Promise<Revision[]>;
@@ -105,10 +141,12 @@ export interface Engram {
 }
 
 const DEFAULT_LIST_LIMIT = 50;
+const DEFAULT_SEARCH_K = 10;
 
-async function defaultStore(): Promise<(path: string) => Store> {
+async function openDefaultStore(path: string, tokenizer: string | undefined): Promise<Store> {
   const { createSqliteStore } = await import('./store/sqlite-store.js');
-  return createSqliteStore;
+  const preset = tokenizer !== undefined && isFtsTokenizerPreset(tokenizer) ? tokenizer : DEFAULT_FTS_TOKENIZER;
+  return createSqliteStore(path, { ftsTokenizer: { name: preset, spec: FTS_TOKENIZER_PRESETS[preset] } });
 }
 
 /**
@@ -122,15 +160,12 @@ async function defaultStore(): Promise<(path: string) => Store> {
  * engram.close();
  */
 export async function openEngram(options: EngramOptions): Promise<Engram> {
-  const open = options.openStore ?? (await defaultStore());
-  const store = open(options.path);
+  const store = options.openStore
+    ? options.openStore(options.path)
+    : await openDefaultStore(options.path, options.ftsTokenizer);
   const clock = options.clock ?? systemClock;
   const actor = options.session ?? null;
   const now = () => clock().toISOString();
-  const tokenizer = options.ftsTokenizer;
-  if (tokenizer !== undefined && store.getMeta('fts_tokenizer') === undefined) {
-    store.transaction(() => store.setMeta('fts_tokenizer', tokenizer));
-  }
 
   const record = (item: MemoryItem, action: string, details: Record<string, unknown> = {}) => {
     const at = item.updated_at;
@@ -172,6 +207,12 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           hint: 'Use --layer project|feature|run with --key, or --id to update by id.',
         });
       }
+      const address
+        = fields.layer !== undefined && fields.key !== undefined
+          ? { layer: fields.layer, key: fields.key, task_id: fields.task_id ?? null, step_id: fields.step_id ?? null }
+          : undefined;
+      const target = id !== undefined ? store.getItem(id) : address && store.findByKey(address);
+      await prepareIndexing(fields.content, fields.title, ...(fields.tags ?? []), ...(fields.entities ?? []), target);
       return store.transaction((): PutResult => {
         const at = now();
         let existing: MemoryItem | undefined;
@@ -179,13 +220,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         if (id !== undefined) {
           existing = requireItem(id);
           mode = 'id';
-        } else if (fields.layer !== undefined && fields.key !== undefined) {
-          existing = store.findByKey({
-            layer: fields.layer,
-            key: fields.key,
-            task_id: fields.task_id ?? null,
-            step_id: fields.step_id ?? null,
-          });
+        } else if (address !== undefined) {
+          existing = store.findByKey(address);
           mode = 'key';
         }
         if (ifVersion !== undefined && (existing?.version ?? 0) !== ifVersion) {
@@ -205,14 +241,14 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         const context = { operation: 'put', actor } as const;
         if (existing === undefined) {
           const item = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
-          store.insertItem(item);
+          store.insertItem(item, indexText(item));
           record(item, 'create', { mode });
           return { action: 'created', mode, item };
         }
         const merged = admitWrite(mergeFields(existing, fields), context, options.admit);
         if (!hasChanges(existing, merged)) return { action: 'unchanged', mode, item: existing };
         const item = nextVersion(existing, merged, at);
-        store.updateItem(item);
+        store.updateItem(item, indexText(item));
         record(item, 'update', { mode });
         return { action: 'updated', mode, item };
       });
@@ -243,6 +279,27 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       const offset = parsed.offset ?? 0;
       const page = store.listItems({ ...parsed, limit, offset });
       return { ...page, limit, offset };
+    },
+
+    async search(input) {
+      const { query, k = DEFAULT_SEARCH_K, ...filter } = parseInput(searchInputSchema, input);
+      await prepareIndexing(query);
+      const terms = queryTerms(query, loadedSegmenter());
+      const fts = options.fullText !== false && store.hasFullText();
+      const stages: [SearchStage, TextQuery][] = [];
+      if (fts && terms.length > 0) {
+        stages.push(['any', { match: buildFtsQuery(query, { mode: 'any', segment: loadedSegmenter() }).match ?? '' }]);
+        stages.push(['prefix', { match: buildFtsQuery(query, { mode: 'prefix', segment: loadedSegmenter() }).match ?? '' }]);
+      }
+      if (terms.length > 0) stages.push(['like', { like: terms }]);
+      for (const [stage, textQuery] of stages) {
+        const hits = store.searchItems(textQuery, filter, k);
+        if (hits.length > 0) {
+          const items = hits.map((h) => ({ ...h.item, score: Math.round(h.score * 10_000) / 10_000 }));
+          return { query, terms, stage, fts, count: items.length, items };
+        }
+      }
+      return { query, terms, stage: 'none', fts, count: 0, items: [] };
     },
 
     async show(id) {

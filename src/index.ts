@@ -14,6 +14,10 @@ export {
   openEngram,
   type PutInput,
   type PutResult,
+  type SearchHit,
+  type SearchInput,
+  type SearchResult,
+  type SearchStage,
   type ShowResult,
 } from './engram.js';
 export {

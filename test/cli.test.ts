@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
+import { SCHEMA_VERSION } from '../src/store/migrations/index.js';
 import { CLI, cli, tempDir } from './helpers.js';
 
 const fileHash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -250,6 +251,7 @@ test('delete archives (hidden from list, kept in export); --hard removes and cou
     memory_entities: 0,
     memory_revisions: 2,
     memory_links: 0,
+    memory_fts: 1,
     memory_items: 1,
   });
   assert.equal(cli(['export', '--db', db]).stdout, '');
@@ -275,7 +277,7 @@ test('stats counts by tier, type, layer and scope', (t) => {
   cli(['put', '--db', db, '--content', 'b', '--scope', 'other']);
   const stats = cli(['stats', '--db', db]).json as Record<string, unknown>;
   assert.equal(stats.total, 2);
-  assert.equal(stats.schema_version, 1);
+  assert.equal(stats.schema_version, SCHEMA_VERSION);
   assert.deepEqual(stats.by_tier, { ltm: 1, stm: 1 });
   assert.deepEqual(stats.by_type, { decision: 1, note: 1 });
   assert.deepEqual(stats.by_scope, { other: 1, project: 1 });

@@ -139,6 +139,7 @@ test('delete archives with an event and a version; --hard removes and counts row
     memory_entities: 0,
     memory_revisions: 2,
     memory_links: 0,
+    memory_fts: 1,
     memory_items: 1,
   });
   await rejects(engram.get({ id: item.id }), 'NOT_FOUND');

@@ -9,6 +9,7 @@ export type View
   = | 'item'
     | 'put'
     | 'list'
+    | 'search'
     | 'show'
     | 'history'
     | 'delete'

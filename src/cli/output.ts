@@ -120,6 +120,12 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
       ? p.dim('no items')
       : `${items.map((i) => itemLine(i, p)).join('\n')}\n${p.dim(shown)}`;
   },
+  search: (d, p) => {
+    const items = d.items as (MemoryItem & { score: number })[];
+    if (items.length === 0) return p.dim('no matches');
+    const lines = items.map((i) => `${itemLine(i, p)}\n  ${p.dim(`score ${i.score}`)}`);
+    return `${lines.join('\n')}\n${p.dim(`${items.length} match${items.length === 1 ? '' : 'es'} (${d.stage as string}${d.fts ? '' : ', LIKE'})`)}`;
+  },
   show: (d, p) => {
     const links = d.links as MemoryLink[];
     const footer = `\n\n${p.dim(`revisions  ${d.revisions as number}`)}${

@@ -6,6 +6,7 @@
 import { EngramError, toEngramError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem, Revision } from '../types.js';
+import { indexText, prepareIndexing } from '../search/index-text.js';
 import { newItemId } from '../util/ids.js';
 import { hasChanges, importedToItem, nextVersion } from './build-item.js';
 import { parseInput } from './parse-input.js';
@@ -63,7 +64,7 @@ function writeOne(prepared: Prepared, context: ImportContext, report: Counts): v
   const incoming = prepared.item;
   const existing = store.getItem(incoming.id);
   if (existing === undefined) {
-    store.insertItem(incoming);
+    store.insertItem(incoming, indexText(incoming));
     for (const r of prepared.revisions) store.addRevision({ item_id: incoming.id, ...r });
     store.addRevision({
       item_id: incoming.id,
@@ -89,7 +90,7 @@ function writeOne(prepared: Prepared, context: ImportContext, report: Counts): v
   }
   const at = context.now();
   const item = nextVersion(existing, { ...incoming, created_at: existing.created_at }, at);
-  store.updateItem(item);
+  store.updateItem(item, indexText(item));
   store.addRevision({
     item_id: item.id,
     version: item.version,
@@ -134,7 +135,9 @@ export async function importLines(
     lineNumber++;
     if (text.trim() === '') continue;
     try {
-      batch.push(prepareLine(text, context, context.now()));
+      const prepared = prepareLine(text, context, context.now());
+      await prepareIndexing(prepared.item);
+      batch.push(prepared);
     } catch (error) {
       const failure = toEngramError(error);
       report.invalid++;

@@ -134,3 +134,11 @@ export const linkInputSchema = z.strictObject({
   dst_id: itemIdSchema,
   type: z.enum(LINK_TYPES),
 });
+
+/** `search`: a free-text query (any string is safe) with list's filters and a result count. */
+export const searchInputSchema = listFilterSchema.omit({ sort: true, limit: true, offset: true }).extend({
+  query: z.string().max(10_000),
+  k: z.number().int().min(1).max(1000).optional(),
+});
+
+export type SearchInput = z.input<typeof searchInputSchema>;

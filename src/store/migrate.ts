@@ -4,6 +4,7 @@
  */
 import { EngramError } from '../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
+import type { MigrationContext } from './migrations/migration.js';
 import type { SqliteDatabase } from './open-database.js';
 
 const META_TABLE = `CREATE TABLE IF NOT EXISTS schema_meta (
@@ -34,16 +35,20 @@ export function readSchemaVersion(db: SqliteDatabase): number {
 }
 
 /** Brings the schema up to {@link SCHEMA_VERSION}; a no-op when already there. */
-export function migrate(db: SqliteDatabase): void {
+export function migrate(db: SqliteDatabase, context: MigrationContext): void {
   for (const migration of MIGRATIONS) {
     const apply = db.transaction(() => {
       db.exec(META_TABLE);
       if (readSchemaVersion(db) >= migration.version) return;
-      for (const statement of migration.statements) db.exec(statement);
+      const statements
+        = typeof migration.statements === 'function' ? migration.statements(context) : migration.statements;
+      for (const statement of statements) db.exec(statement);
       const upsert = db.prepare(
         'INSERT INTO schema_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
       );
       upsert.run('schema_version', String(migration.version));
+      const keep = db.prepare('INSERT OR IGNORE INTO schema_meta (key, value) VALUES (?, ?)');
+      for (const [key, value] of Object.entries(migration.meta?.(context) ?? {})) keep.run(key, value);
       const id = String(migration.version).padStart(4, '0');
       upsert.run(`migration:${id}`, `${migration.name} ${new Date().toISOString()}`);
     });

@@ -20,6 +20,16 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
   /** How many times a busy transaction is retried after that (default 8). */
   busyRetries?: number;
+  /** Tokenizer for a new full-text index (default: memctl's `fr` preset). */
+  ftsTokenizer?: { name: string; spec: string };
+}
+
+const DEFAULT_TOKENIZER = { name: 'fr', spec: 'unicode61 remove_diacritics 2' };
+
+function hasFts5(db: SqliteDatabase): boolean {
+  return (db.pragma('compile_options', { simple: false }) as { compile_options: string }[]).some(
+    (row) => row.compile_options === 'ENABLE_FTS5',
+  );
 }
 
 /** Opens (creating if needed) and migrates the database at `path`; `:memory:` is allowed. */
@@ -56,7 +66,8 @@ export function openDatabase(path: string, options: SqliteOptions = {}): SqliteD
     if (path !== ':memory:') withBusyRetry(() => db.pragma('journal_mode = WAL'));
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
-    withBusyRetry(() => migrate(db));
+    const context = { ftsTokenizer: options.ftsTokenizer ?? DEFAULT_TOKENIZER, fts5: hasFts5(db) };
+    withBusyRetry(() => migrate(db, context));
     return db;
   } catch (error) {
     db.close();

@@ -18,7 +18,7 @@ import { toStoreError, withBusyRetry } from './sql-error.js';
 
 export type { SqliteOptions } from './open-database.js';
 
-import type { DeleteCounts, ListFilter, ListPage, Store } from './store.js';
+import type { DeleteCounts, IndexText, ListFilter, ListPage, ScoredItem, Store } from './store.js';
 
 const ITEM_FIELDS = `i.*,
   (SELECT json_group_array(tag) FROM (SELECT tag FROM memory_tags WHERE item_id = i.id ORDER BY position)) AS tags_json,
@@ -44,10 +44,11 @@ function escapeLike(value: string): string {
  * With a tag filter the query is driven from the tag index (CROSS JOIN fixes that join order),
  * which keeps tag lists fast on large stores whether or not ANALYZE has run.
  */
-function listQuery(filter: ListFilter): { from: string; where: string; params: unknown[] } {
+function listQuery(filter: ListFilter, driveFromTags = true): { from: string; where: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
-  const [firstTag, ...otherTags] = filter.tags ?? [];
+  const tags = filter.tags ?? [];
+  const [firstTag, ...otherTags] = driveFromTags ? tags : [undefined, ...tags];
   let from = 'memory_items i';
   if (firstTag !== undefined) {
     from = 'memory_tags t0 CROSS JOIN memory_items i ON i.id = t0.item_id';
@@ -86,6 +87,22 @@ function listQuery(filter: ListFilter): { from: string; where: string; params: u
     params.push(filter.until);
   }
   return { from, where: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
+}
+
+/** FTS5 column weights for bm25(): title, content, tags, entities, segmented. */
+const BM25_WEIGHTS = '10.0, 1.0, 5.0, 3.0, 1.0';
+
+/** LIKE fallback: an item scores one point per term found in its title, content or tags. */
+function likeScore(terms: readonly string[]): { sql: string; params: string[] } {
+  const parts = terms.map(
+    () =>
+      '(CASE WHEN i.title LIKE ? ESCAPE \'\\\' OR i.content LIKE ? ESCAPE \'\\\' OR EXISTS (SELECT 1 FROM memory_tags t WHERE t.item_id = i.id AND t.tag LIKE ? ESCAPE \'\\\') THEN 1 ELSE 0 END)',
+  );
+  const params = terms.flatMap((t) => {
+    const pattern = `%${escapeLike(t)}%`;
+    return [pattern, pattern, pattern];
+  });
+  return { sql: parts.join(' + '), params };
 }
 
 function countBy(db: SqliteDatabase, column: string): Record<string, number> {
@@ -148,6 +165,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     listLinks: db.prepare(
       'SELECT * FROM memory_links WHERE src_id = ? OR dst_id = ? ORDER BY created_at, src_id, dst_id, type',
     ),
+    rowidOf: db.prepare('SELECT rowid FROM memory_items WHERE id = ?').pluck(),
     getMeta: db.prepare('SELECT value FROM schema_meta WHERE key = ?').pluck(),
     setMeta: db.prepare(
       'INSERT INTO schema_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
@@ -168,6 +186,24 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     statements.deleteEntities.run(item.id);
     for (const [i, entity] of item.entities.entries())
       statements.insertEntity.run(item.id, entity, i);
+  };
+
+  const fullText
+    = (db.prepare('SELECT count(*) FROM sqlite_master WHERE name = \'memory_fts\'').pluck().get() as number) === 1;
+  const fts = fullText
+    ? {
+        remove: db.prepare('DELETE FROM memory_fts WHERE rowid = ?'),
+        insert: db.prepare(
+          'INSERT INTO memory_fts (rowid, title, content, tags, entities, segmented) VALUES (?, ?, ?, ?, ?, ?)',
+        ),
+      }
+    : undefined;
+
+  // The index row shares the item's rowid, so it is replaced in the same transaction as the item.
+  const writeIndex = (rowid: number | bigint, item: MemoryItem, index: IndexText) => {
+    if (fts === undefined) return;
+    fts.remove.run(rowid);
+    fts.insert.run(rowid, item.title, item.content, item.tags.join(' '), item.entities.join(' '), index.segmented);
   };
 
   const deleteCount = (sql: string, id: string): number => db.prepare(sql).run(id).changes;
@@ -191,15 +227,18 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
           | undefined;
         return row === undefined ? undefined : rowToItem(row);
       }),
-    insertItem: (item) =>
+    insertItem: (item, index) =>
       guard(() => {
-        statements.insertItem.run(itemToParams(item));
+        const { lastInsertRowid } = statements.insertItem.run(itemToParams(item));
         writeTerms(item);
+        writeIndex(lastInsertRowid, item, index);
       }),
-    updateItem: (item) =>
+    updateItem: (item, index) =>
       guard(() => {
         statements.updateItem.run(itemToParams(item));
         writeTerms(item);
+        const rowid = statements.rowidOf.get(item.id) as number | undefined;
+        if (index !== undefined && rowid !== undefined) writeIndex(rowid, item, index);
       }),
     deleteItem: (id) =>
       guard((): DeleteCounts => {
@@ -211,6 +250,8 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
             .prepare('DELETE FROM memory_links WHERE src_id = ? OR dst_id = ?')
             .run(id, id).changes,
         };
+        const rowid = statements.rowidOf.get(id) as number | undefined;
+        if (fts !== undefined && rowid !== undefined) counts.memory_fts = fts.remove.run(rowid).changes;
         counts.memory_items = deleteCount('DELETE FROM memory_items WHERE id = ?', id);
         return counts;
       }),
@@ -228,6 +269,34 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
           )
           .all(...query.params, filter.limit ?? -1, filter.offset ?? 0) as ItemRow[];
         return { items: rows.map(rowToItem), total };
+      }),
+    hasFullText: () => fullText,
+    searchItems: (query, filter, limit) =>
+      guard((): ScoredItem[] => {
+        const where = listQuery(filter, false);
+        const extra = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
+        type ScoredRow = ItemRow & { score: number };
+        let rows: ScoredRow[];
+        if ('match' in query) {
+          if (fts === undefined) return [];
+          rows = db
+            .prepare(
+              `SELECT ${ITEM_FIELDS}, -bm25(memory_fts, ${BM25_WEIGHTS}) AS score
+               FROM memory_fts JOIN memory_items i ON i.rowid = memory_fts.rowid
+               WHERE memory_fts MATCH ? ${extra} ORDER BY score DESC, i.updated_at DESC LIMIT ?`,
+            )
+            .all(query.match, ...where.params, limit) as ScoredRow[];
+        } else {
+          if (query.like.length === 0) return [];
+          const score = likeScore(query.like);
+          rows = db
+            .prepare(
+              `SELECT * FROM (SELECT ${ITEM_FIELDS}, ${score.sql} AS score FROM memory_items i ${where.where})
+               WHERE score > 0 ORDER BY score DESC, updated_at DESC, id DESC LIMIT ?`,
+            )
+            .all(...score.params, ...where.params, limit) as ScoredRow[];
+        }
+        return rows.map((row) => ({ item: rowToItem(row), score: row.score }));
       }),
     iterateItems: () => ({
       // Keyset pages, so no cursor stays open while the caller uses the connection in between.

@@ -45,6 +45,21 @@ export interface ListPage {
   total: number;
 }
 
+/** What the full-text index needs besides the item's own fields. */
+export interface IndexText {
+  /** The CJK-segmented copy of the item's text ('' when there is none). */
+  segmented: string;
+}
+
+/** A full-text query: an FTS5 MATCH expression, or substring terms for the LIKE fallback. */
+export type TextQuery = { match: string } | { like: readonly string[] };
+
+export interface ScoredItem {
+  item: MemoryItem;
+  /** Higher is better: -BM25 for MATCH, the number of matching terms for LIKE. */
+  score: number;
+}
+
 /** Rows removed by a hard delete, per table. */
 export type DeleteCounts = Record<string, number>;
 
@@ -58,11 +73,16 @@ export interface Store {
   getItem(id: string): MemoryItem | undefined;
   /** The most recently updated non-archived item at this logical address. */
   findByKey(key: LogicalKey): MemoryItem | undefined;
-  insertItem(item: MemoryItem): void;
-  updateItem(item: MemoryItem): void;
+  insertItem(item: MemoryItem, index: IndexText): void;
+  /** Replaces the item; with `index` its full-text row too (omit it when the text is unchanged). */
+  updateItem(item: MemoryItem, index?: IndexText): void;
   /** Removes the item and everything derived from it; events stay as the audit trail. */
   deleteItem(id: string): DeleteCounts;
   listItems(filter: ListFilter): ListPage;
+  /** True when the full-text index exists (FTS5 available at creation). */
+  hasFullText(): boolean;
+  /** The best `limit` items matching `query` and every filter, best first. */
+  searchItems(query: TextQuery, filter: ListFilter, limit: number): ScoredItem[];
   /** Every item, oldest first (`created_at`, then id): the order of `export`. */
   iterateItems(): Iterable<MemoryItem>;
 

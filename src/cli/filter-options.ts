@@ -1,0 +1,57 @@
+/** The item filters shared by `list` and `search`: their flags and their translation to input. */
+import type { Command } from 'commander';
+import type { ListInput } from '../engram.js';
+import { ITEM_TYPES, LAYERS, TIERS } from '../types.js';
+import { enumOption, listOption, timeOption } from './options.js';
+
+export interface FilterFlags {
+  layer?: (typeof LAYERS)[number];
+  type?: (typeof ITEM_TYPES)[number];
+  tier?: (typeof TIERS)[number];
+  task?: string;
+  step?: string;
+  key?: string;
+  keyPrefix?: string;
+  tags?: string[];
+  scope?: string;
+  archived?: boolean;
+  includeArchived?: boolean;
+  since?: string;
+  until?: string;
+}
+
+/** Adds the filter flags to `command`. */
+export function addFilterOptions(command: Command): Command {
+  return command
+    .addOption(enumOption('--layer <layer>', 'layer', LAYERS))
+    .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
+    .addOption(enumOption('--tier <tier>', 'tier', TIERS))
+    .option('--task <id>', 'task id')
+    .option('--step <id>', 'step id')
+    .option('--key <key>', 'exact key')
+    .option('--key-prefix <prefix>', 'key starts with')
+    .addOption(listOption('--tags <tags>', 'all of these tags'))
+    .option('--scope <scope>', 'scope')
+    .option('--archived', 'only archived items')
+    .option('--include-archived', 'archived and active items')
+    .addOption(timeOption('--since <when>', 'updated at or after', 'past'))
+    .addOption(timeOption('--until <when>', 'updated before', 'past'));
+}
+
+/** The library filter for the given flags. */
+export function filterFromFlags(flags: FilterFlags): ListInput {
+  return {
+    layer: flags.layer,
+    type: flags.type,
+    tier: flags.tier,
+    task_id: flags.task,
+    step_id: flags.step,
+    key: flags.key,
+    key_prefix: flags.keyPrefix,
+    tags: flags.tags,
+    scope: flags.scope,
+    archived: flags.archived ? 'only' : flags.includeArchived ? 'include' : 'exclude',
+    since: flags.since,
+    until: flags.until,
+  };
+}
