@@ -295,7 +295,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       for (const [stage, textQuery] of stages) {
         const hits = store.searchItems(textQuery, filter, k);
         if (hits.length > 0) {
-          const items = hits.map((h) => ({ ...h.item, score: Math.round(h.score * 10_000) / 10_000 }));
+          const items = hits.map((h) => ({ ...h.item, score: Number(h.score.toPrecision(6)) }));
           return { query, terms, stage, fts, count: items.length, items };
         }
       }

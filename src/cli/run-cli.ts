@@ -187,6 +187,7 @@ export async function runCli(io: CliIo): Promise<number> {
             const engram = await openEngram({
               path,
               session: globals.session ?? io.env.ENGRAM_SESSION ?? null,
+              fullText: io.env.ENGRAM_FTS !== 'off',
             });
             opened.push(engram);
             return engram;

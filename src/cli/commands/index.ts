@@ -33,6 +33,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./get.js'),
   },
   {
+    name: 'search',
+    summary: 'Full-text search (BM25, Chinese segmentation, LIKE fallback) with the list filters',
+    load: () => import('./search.js'),
+  },
+  {
     name: 'list',
     summary: 'List items matching every given filter, newest first',
     load: () => import('./list.js'),

@@ -1,0 +1,132 @@
+/** Full-text search through the library and the CLI, on real SQLite files, FTS5 and LIKE. */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { type Engram, openEngram } from '../src/index.js';
+import { cli, tempDir } from './helpers.js';
+
+type Options = { fullText?: boolean; ftsTokenizer?: string };
+
+async function store(t: { after: (fn: () => void) => void }, options: Options = {}) {
+  const engram = await openEngram({ path: join(tempDir(t), 'memory.db'), ...options });
+  t.after(() => engram.close());
+  return engram;
+}
+
+async function seed(engram: Engram) {
+  const ids: Record<string, string> = {};
+  const put = async (name: string, input: Parameters<Engram['put']>[0]) => {
+    ids[name] = (await engram.put(input)).item.id;
+  };
+  await put('policy', { title: 'Password policy', content: 'Passwords need 12 characters and a symbol.', tags: ['auth'] });
+  await put('mention', { content: 'The login form links to the password reset page.', tags: ['ui'] });
+  await put('deploy', { content: 'Deploys go through the staging cluster first.', tags: ['ops'], tier: 'ltm' });
+  await put('zh', { content: '## 业务规则\n- 密码至少8位\n- 失败重试限制：15 分钟内最多 5 次', tags: ['auth'] });
+  await put('zhTw', { content: '中華民國的密碼規則很嚴格' });
+  await put('mixed', { content: '登录 API 使用 JWT token 认证' });
+  await put('fr', { content: 'L\'éléphant du déploiement est à Genève' });
+  await put('auth', { content: 'Authentication uses signed JWTs with a 15 minute expiry.' });
+  return ids;
+}
+
+const ids = (result: { items: { id: string }[] }) => result.items.map((i) => i.id);
+
+for (const fullText of [true, false]) {
+  const mode = fullText ? 'FTS5' : 'LIKE';
+
+  test(`${mode}: questions match items holding only some of their words`, async (t) => {
+    const engram = await store(t, { fullText });
+    const id = await seed(engram);
+    const result = await engram.search({ query: 'What is our password policy?' });
+    assert.equal(result.fts, fullText);
+    assert.ok(ids(result).includes(id.policy as string));
+    assert.ok(ids(result).includes(id.mention as string));
+    assert.ok(!ids(result).includes(id.deploy as string));
+    if (fullText) {
+      assert.equal(result.stage, 'any');
+      assert.equal(ids(result)[0], id.policy, 'title and more matching words rank first');
+    }
+  });
+
+  test(`${mode}: Chinese two-character words, mixed and traditional text are found`, async (t) => {
+    const engram = await store(t, { fullText });
+    const id = await seed(engram);
+    assert.deepEqual(ids(await engram.search({ query: '密码' })), [id.zh]);
+    assert.deepEqual(ids(await engram.search({ query: '登录' })), [id.mixed]);
+    assert.ok(ids(await engram.search({ query: 'JWT' })).includes(id.mixed as string));
+    assert.deepEqual(ids(await engram.search({ query: '密碼' })), [id.zhTw]);
+  });
+
+  test(`${mode}: filters apply to search as to list; archived items are hidden unless asked`, async (t) => {
+    const engram = await store(t, { fullText });
+    const id = await seed(engram);
+    assert.deepEqual(ids(await engram.search({ query: 'password 密码', tags: ['auth'] })).sort(), [id.policy, id.zh].sort());
+    assert.deepEqual(ids(await engram.search({ query: 'staging', tier: 'stm' })), []);
+    await engram.delete(id.deploy as string);
+    assert.deepEqual(ids(await engram.search({ query: 'staging' })), []);
+    assert.deepEqual(ids(await engram.search({ query: 'staging', archived: 'include' })), [id.deploy]);
+  });
+}
+
+test('an update or a hard delete is reflected in the very next search', async (t) => {
+  const engram = await store(t);
+  const id = await seed(engram);
+  await engram.put({ id: id.deploy, content: 'Releases are canaried in one region.' });
+  assert.deepEqual(ids(await engram.search({ query: 'staging' })), []);
+  assert.deepEqual(ids(await engram.search({ query: 'canaried' })), [id.deploy]);
+  await engram.put({ id: id.mention, content: 'unrelated now', tags: ['password'] });
+  assert.ok(ids(await engram.search({ query: 'password' })).includes(id.mention as string), 'tags are indexed');
+  await engram.delete(id.auth as string, { hard: true });
+  assert.deepEqual(ids(await engram.search({ query: 'authentication' })), []);
+});
+
+test('word prefixes answer when whole words do not; accents fold under the fr preset', async (t) => {
+  const engram = await store(t);
+  const id = await seed(engram);
+  const prefix = await engram.search({ query: 'authenticat' });
+  assert.equal(prefix.stage, 'prefix');
+  assert.deepEqual(ids(prefix), [id.auth]);
+  assert.deepEqual(ids(await engram.search({ query: 'elephant geneve' })), [id.fr]);
+  const none = await engram.search({ query: 'kubernetes' });
+  assert.equal(none.stage, 'none');
+  assert.equal(none.count, 0);
+});
+
+test('the en preset stems English words', async (t) => {
+  const engram = await store(t, { ftsTokenizer: 'en' });
+  const { item } = await engram.put({ content: 'We are deploying the services nightly' });
+  const result = await engram.search({ query: 'deployed service' });
+  assert.deepEqual(ids(result), [item.id]);
+  assert.equal(result.stage, 'any');
+});
+
+test('hostile queries return results or nothing, never an error', async (t) => {
+  const engram = await store(t);
+  await seed(engram);
+  const hostile = ['"', 'NOT', 'title:password', 'pass*', '(a OR', 'NEAR(a b)', '^x', '-', '', ' ', '🚀', '\u0000',
+    '\'; DROP TABLE memory_items; --', '%_%', 'x'.repeat(10_000), '密码"OR"1', 'a AND OR NOT b'];
+  for (const query of hostile) {
+    const result = await engram.search({ query });
+    assert.ok(Array.isArray(result.items), JSON.stringify(query));
+  }
+});
+
+test('CLI: search renders JSON hits with scores; ENGRAM_FTS=off warns once and still finds', (t) => {
+  const db = join(tempDir(t), 'm.db');
+  cli(['put', '--db', db, '--content', 'Passwords need 12 characters', '--title', 'Password policy']);
+  cli(['put', '--db', db, '--content', '密码至少8位']);
+  const run = cli(['search', '--db', db, 'password policy']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.json?.stage, 'any');
+  const hits = run.json?.items as { score: number; title: string }[];
+  assert.equal(hits[0]?.title, 'Password policy');
+  assert.ok((hits[0]?.score ?? 0) > 0);
+  const like = cli(['search', '--db', db, '密码'], { env: { ENGRAM_FTS: 'off' } });
+  assert.equal(like.json?.fts, false);
+  assert.equal((like.json?.items as unknown[]).length, 1);
+  assert.equal(like.stderr.match(/warning/g)?.length, 1);
+  const empty = cli(['search', '--db', db, 'nothing-like-this']);
+  assert.equal(empty.code, 0);
+  assert.equal(empty.json?.count, 0);
+  assert.match(cli(['search', '--db', db, 'password', '--format', 'text']).stdout, /score/);
+});
