@@ -27,10 +27,13 @@ import {
   listFilterSchema,
   type PutInput,
   putInputSchema,
+  type RecallInput,
+  recallInputSchema,
   type SearchInput,
   searchInputSchema,
 } from './items/schemas.js';
-import type { DeleteCounts, Store, TextQuery } from './store/store.js';
+import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
+import type { DeleteCounts, ListFilter, Store, TextQuery } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, StoreStats } from './types.js';
 import { buildFtsQuery, queryTerms } from './search/fts-query.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
@@ -39,7 +42,7 @@ import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
 
 export type { ImportReport } from './items/import-lines.js';
-export type { GetQuery, ListInput, PutInput, SearchInput } from './items/schemas.js';
+export type { GetQuery, ListInput, PutInput, RecallInput, SearchInput } from './items/schemas.js';
 
 export interface EngramOptions {
   /** Database file, or `:memory:`. */
@@ -105,6 +108,17 @@ export interface SearchResult {
   items: SearchHit[];
 }
 
+export interface RecallResult extends Omit<PackedRecall, 'text'> {
+  /** The block (or catalog) to paste into a prompt; '' when nothing matched. */
+  inject_text: string;
+  query: string;
+  mode: RecallMode;
+  format_version: 1;
+  budget: number;
+  stage: SearchStage;
+  fts: boolean;
+}
+
 export interface LinkResult {
   created: boolean;
   link: MemoryLink;
@@ -126,6 +140,11 @@ export interface Engram {
    * words; when nothing matches, word prefixes, then substrings (LIKE).
    */
   search(input: SearchInput): Promise<SearchResult>;
+  /**
+   * Token-budgeted recall: injectable, live, non-archived matches packed best first into the
+   * injection block (format_version=1). Records usage of the injected items and one event.
+   */
+  recall(input: RecallInput): Promise<RecallResult>;
   show(id: string): Promise<ShowResult>;
   /** Every stored version, oldest first. */
   history(id: string): Promise<Revision[]>;
@@ -142,6 +161,10 @@ export interface Engram {
 
 const DEFAULT_LIST_LIMIT = 50;
 const DEFAULT_SEARCH_K = 10;
+/** Default recall budget in tokens (KOAS); `ENGRAM_BUDGET` and `--budget` override it. */
+export const DEFAULT_BUDGET = 1500;
+/** How many search hits recall considers before packing. */
+const RECALL_POOL = 100;
 
 async function openDefaultStore(path: string, tokenizer: string | undefined): Promise<Store> {
   const { createSqliteStore } = await import('./store/sqlite-store.js');
@@ -195,6 +218,25 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       });
     }
     return item;
+  };
+
+  /** The search cascade: any word (BM25), then word prefixes, then substrings; first stage with hits. */
+  const cascade = async (query: string, filter: ListFilter, k: number) => {
+    await prepareIndexing(query);
+    const segment = loadedSegmenter();
+    const terms = queryTerms(query, segment);
+    const fts = options.fullText !== false && store.hasFullText();
+    const stages: [SearchStage, TextQuery][] = [];
+    for (const mode of fts ? (['any', 'prefix'] as const) : []) {
+      const { match } = buildFtsQuery(query, { mode, segment });
+      if (match !== undefined) stages.push([mode, { match }]);
+    }
+    if (terms.length > 0) stages.push(['like', { like: terms }]);
+    for (const [stage, textQuery] of stages) {
+      const hits = store.searchItems(textQuery, filter, k);
+      if (hits.length > 0) return { terms, stage, fts, hits };
+    }
+    return { terms, stage: 'none' as SearchStage, fts, hits: [] };
   };
 
   return {
@@ -283,23 +325,34 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
     async search(input) {
       const { query, k = DEFAULT_SEARCH_K, ...filter } = parseInput(searchInputSchema, input);
-      await prepareIndexing(query);
-      const terms = queryTerms(query, loadedSegmenter());
-      const fts = options.fullText !== false && store.hasFullText();
-      const stages: [SearchStage, TextQuery][] = [];
-      if (fts && terms.length > 0) {
-        stages.push(['any', { match: buildFtsQuery(query, { mode: 'any', segment: loadedSegmenter() }).match ?? '' }]);
-        stages.push(['prefix', { match: buildFtsQuery(query, { mode: 'prefix', segment: loadedSegmenter() }).match ?? '' }]);
-      }
-      if (terms.length > 0) stages.push(['like', { like: terms }]);
-      for (const [stage, textQuery] of stages) {
-        const hits = store.searchItems(textQuery, filter, k);
-        if (hits.length > 0) {
-          const items = hits.map((h) => ({ ...h.item, score: Number(h.score.toPrecision(6)) }));
-          return { query, terms, stage, fts, count: items.length, items };
-        }
-      }
-      return { query, terms, stage: 'none', fts, count: 0, items: [] };
+      const found = await cascade(query, filter, k);
+      const items = found.hits.map((h) => ({ ...h.item, score: Number(h.score.toPrecision(6)) }));
+      return { query, terms: found.terms, stage: found.stage, fts: found.fts, count: items.length, items };
+    },
+
+    async recall(input) {
+      const { query, budget = DEFAULT_BUDGET, mode = 'inject', header = true, ...filter } = parseInput(
+        recallInputSchema,
+        input,
+      );
+      const at = now();
+      const found = await cascade(query, { ...filter, injectable: true, archived: 'exclude', live_at: at }, RECALL_POOL);
+      const packed = packRecall(found.hits, { budget, mode, header });
+      store.transaction(() => {
+        store.touchItems(
+          packed.injected.map((e) => e.id),
+          at,
+        );
+        store.addEvent({
+          item_id: null,
+          action: 'recall',
+          actor,
+          at,
+          details: { query, mode, matched: packed.matched, injected: packed.injected.map((e) => e.id) },
+        });
+      });
+      const { text, ...rest } = packed;
+      return { query, mode, format_version: 1, budget, stage: found.stage, fts: found.fts, inject_text: text, ...rest };
     },
 
     async show(id) {

@@ -14,6 +14,8 @@ export {
   openEngram,
   type PutInput,
   type PutResult,
+  type RecallInput,
+  type RecallResult,
   type SearchHit,
   type SearchInput,
   type SearchResult,

@@ -19,6 +19,8 @@ export type View
 
 export type CommandOutput
   = | { kind: 'data'; view: View; data: Record<string, unknown> }
+  /** Text for stdout as is (the injection block), unless JSON was asked for explicitly. */
+    | { kind: 'block'; text: string; data: Record<string, unknown> }
   /** Raw lines for stdout (JSONL export), streamed. */
     | { kind: 'lines'; lines: AsyncIterable<string> };
 

@@ -18,6 +18,8 @@ export interface Output {
 
 export interface OutputOptions {
   format: OutputFormat;
+  /** True when the format was asked for (flag or ENGRAM_FORMAT), not inferred from the terminal. */
+  explicit: boolean;
   quiet: boolean;
   color: boolean;
   stdout: Writable;
@@ -174,10 +176,15 @@ export function createOutput(options: OutputOptions): Output {
         if (buffer !== '') await writeChunk(stdout, buffer);
         return;
       }
+      if (output.kind === 'block' && !(options.explicit && options.format === 'json')) {
+        if (output.text !== '') await writeChunk(stdout, output.text);
+        return;
+      }
       if (options.format === 'json') {
         await writeChunk(stdout, `${JSON.stringify({ ok: true, ...output.data })}\n`);
         return;
       }
+      if (output.kind === 'block') return;
       const p = await palette(options.color);
       await writeChunk(stdout, `${TEXT_VIEWS[output.view](output.data, p)}\n`);
     },

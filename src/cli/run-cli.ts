@@ -59,7 +59,7 @@ function formatError(value: string, source: string): EngramError {
  * Output format before commander runs, so that even a parse error is rendered as asked:
  * `--json` / `--format` > `ENGRAM_FORMAT` > JSON unless stdout is a terminal.
  */
-function pickFormat(io: CliIo): { format: OutputFormat; problem?: EngramError } {
+function pickFormat(io: CliIo): { format: OutputFormat; explicit: boolean; problem?: EngramError } {
   let flag: string | undefined;
   for (let i = 0; i < io.argv.length; i++) {
     const arg = io.argv[i] ?? '';
@@ -74,10 +74,10 @@ function pickFormat(io: CliIo): { format: OutputFormat; problem?: EngramError } 
     [io.env.ENGRAM_FORMAT, 'ENGRAM_FORMAT'],
   ] as const) {
     if (value === undefined || value === '') continue;
-    if (value === 'json' || value === 'text') return { format: value };
-    return { format: fallback, problem: formatError(value, source) };
+    if (value === 'json' || value === 'text') return { format: value, explicit: true };
+    return { format: fallback, explicit: false, problem: formatError(value, source) };
   }
-  return { format: fallback };
+  return { format: fallback, explicit: false };
 }
 
 function commandNames(program: Command): string[] {
@@ -146,6 +146,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const quiet = io.argv.includes('--quiet') || io.argv.includes('-q');
   const output: Output = createOutput({
     format: picked.format,
+    explicit: picked.explicit,
     quiet,
     color: picked.format === 'text' && io.stdout.isTTY === true && !('NO_COLOR' in io.env),
     stdout: io.stdout as never,

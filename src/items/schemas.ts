@@ -142,3 +142,17 @@ export const searchInputSchema = listFilterSchema.omit({ sort: true, limit: true
 });
 
 export type SearchInput = z.input<typeof searchInputSchema>;
+
+/** `recall`: a query, a token budget and a mode, with the filters that make sense for recall. */
+export const recallInputSchema = z.strictObject({
+  query: z.string().max(10_000),
+  budget: z.number().int().min(1).max(1_000_000).optional(),
+  mode: z.enum(['inject', 'catalog', 'hybrid']).optional(),
+  header: z.boolean().optional(),
+  tier: z.enum(TIERS).optional(),
+  type: z.enum(ITEM_TYPES).optional(),
+  scope: text.optional(),
+  tags: terms.optional(),
+});
+
+export type RecallInput = z.input<typeof recallInputSchema>;

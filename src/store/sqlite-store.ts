@@ -78,6 +78,11 @@ function listQuery(filter: ListFilter, driveFromTags = true): { from: string; wh
   const archived = filter.archived ?? 'exclude';
   if (archived === 'exclude') clauses.push('i.archived = 0');
   if (archived === 'only') clauses.push('i.archived = 1');
+  if (filter.injectable !== undefined) clauses.push(`i.injectable = ${filter.injectable ? 1 : 0}`);
+  if (filter.live_at !== undefined) {
+    clauses.push('(i.expires_at IS NULL OR i.expires_at > ?)');
+    params.push(filter.live_at);
+  }
   if (filter.since !== undefined) {
     clauses.push('i.updated_at >= ?');
     params.push(filter.since);
@@ -166,6 +171,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       'SELECT * FROM memory_links WHERE src_id = ? OR dst_id = ? ORDER BY created_at, src_id, dst_id, type',
     ),
     rowidOf: db.prepare('SELECT rowid FROM memory_items WHERE id = ?').pluck(),
+    touch: db.prepare('UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?'),
     getMeta: db.prepare('SELECT value FROM schema_meta WHERE key = ?').pluck(),
     setMeta: db.prepare(
       'INSERT INTO schema_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
@@ -378,6 +384,10 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
           statements.addLink.run(link.src_id, link.dst_id, link.type, link.created_at).changes
           === 1,
       ),
+    touchItems: (ids, at) =>
+      guard(() => {
+        for (const id of ids) statements.touch.run(at, id);
+      }),
     listLinks: (itemId) => guard(() => statements.listLinks.all(itemId, itemId) as MemoryLink[]),
 
     stats: (): StoreStats =>

@@ -30,6 +30,10 @@ export interface ListFilter {
   tags?: readonly string[];
   scope?: string;
   archived?: ArchivedFilter;
+  /** Only items that may be pasted into prompts. */
+  injectable?: boolean;
+  /** Only items not expired at this time (ISO-8601). */
+  live_at?: string;
   /** Inclusive lower bound on `updated_at` (ISO-8601). */
   since?: string;
   /** Exclusive upper bound on `updated_at` (ISO-8601). */
@@ -96,6 +100,8 @@ export interface Store {
 
   /** Adds a link; returns false when it already existed. */
   addLink(link: MemoryLink): boolean;
+  /** Records that recall used these items: usage_count + 1 and last_used_at, no new version. */
+  touchItems(ids: readonly string[], at: string): void;
   /** Links where the item is source or destination. */
   listLinks(itemId: string): MemoryLink[];
 

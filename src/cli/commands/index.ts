@@ -38,6 +38,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./search.js'),
   },
   {
+    name: 'recall',
+    summary: 'The token-budgeted injection block for QUERY, ready to paste into any prompt',
+    load: () => import('./recall.js'),
+  },
+  {
+    name: 'push',
+    summary: 'Recall for QUERY on stdout (push QUERY | llm); ingesting --source comes with ingest',
+    load: () => import('./recall.js'),
+  },
+  {
     name: 'list',
     summary: 'List items matching every given filter, newest first',
     load: () => import('./list.js'),

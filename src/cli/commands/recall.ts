@@ -1,0 +1,68 @@
+/**
+ * `engram recall QUERY` (and `engram push QUERY`): the token-budgeted injection block on stdout,
+ * ready to paste into a prompt. Nothing is printed when nothing matches. `--json` gives the
+ * structured result instead.
+ */
+import type { Command } from 'commander';
+import { EngramError } from '../../errors.js';
+import { ITEM_TYPES, TIERS } from '../../types.js';
+import type { CliContext, CommandOutput } from '../context.js';
+import { enumOption, exampleText, intOption, listOption } from '../options.js';
+import type { Runner } from '../runner.js';
+
+interface RecallFlags {
+  budget?: number;
+  mode?: 'inject' | 'catalog' | 'hybrid';
+  header?: boolean;
+  tier?: (typeof TIERS)[number];
+  type?: (typeof ITEM_TYPES)[number];
+  scope?: string;
+  tags?: string[];
+}
+
+export function configure(command: Command, run: Runner): void {
+  command
+    .argument('<query>', 'what the prompt is about')
+    .addOption(intOption('--budget <tokens>', 'token budget, estimated as characters/4 (default 1500, ENGRAM_BUDGET)', 1))
+    .addOption(enumOption('--mode <mode>', 'block, list of candidates, or block plus what did not fit', [
+      'inject',
+      'catalog',
+      'hybrid',
+    ]))
+    .option('--no-header', 'omit the opening and closing lines of the block')
+    .addOption(enumOption('--tier <tier>', 'tier', TIERS))
+    .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
+    .option('--scope <scope>', 'scope')
+    .addOption(listOption('--tags <tags>', 'all of these tags'))
+    .addHelpText(
+      'after',
+      exampleText(
+        `engram ${command.name()} "authentication flow" | llm "Summarise how login works"`,
+        `engram ${command.name()} "database schema" --budget 800 --mode hybrid`,
+      ),
+    )
+    .action(run(recallCommand));
+}
+
+function budgetFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 1) return n;
+  throw new EngramError('PARAM_ERROR', `Invalid ENGRAM_BUDGET '${value}'`, { hint: 'Expected a whole number >= 1' });
+}
+
+async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags): Promise<CommandOutput> {
+  const budget = flags.budget ?? budgetFromEnv(ctx.env.ENGRAM_BUDGET);
+  const engram = await ctx.open();
+  const result = await engram.recall({
+    query,
+    budget,
+    mode: flags.mode,
+    header: flags.header,
+    tier: flags.tier,
+    type: flags.type,
+    scope: flags.scope,
+    tags: flags.tags,
+  });
+  return { kind: 'block', text: result.inject_text, data: { ...result } };
+}

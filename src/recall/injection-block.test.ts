@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createItem } from '../items/build-item.js';
+import type { MemoryItem } from '../types.js';
+import { estimateTokens } from './estimate-tokens.js';
+import { type Candidate, packRecall } from './injection-block.js';
+
+const AT = '2026-11-22T12:00:00.000Z';
+function candidate(id: string, content: string, fields: Partial<MemoryItem> = {}, score = 1): Candidate {
+  return { item: { ...createItem(id, { content }, AT), ...fields }, score };
+}
+
+test('the block matches format_version=1 byte for byte', () => {
+  const packed = packRecall(
+    [
+      candidate('MEM-abc123def456', 'Critical vulnerability in Oracle 19c.', {
+        title: 'Oracle CVE-2024-1234 Patch Required',
+        type: 'fact',
+        tier: 'ltm',
+        tags: ['oracle', 'cve'],
+      }),
+      candidate('MEM-000000000002', 'Second item, no title.'),
+    ],
+    { budget: 1500, mode: 'inject', header: true },
+  );
+  const expected
+    = '[ENGRAM_MEMORY format_version=1 type=memory_recall matched=2 injected=2 budget=1500]\n'
+      + '--- ITEM 1/2 [MEM-abc123def456 | fact | ltm | tags=oracle,cve] ---\n'
+      + 'Oracle CVE-2024-1234 Patch Required\n'
+      + 'Critical vulnerability in Oracle 19c.\n'
+      + '--- ITEM 2/2 [MEM-000000000002 | note | stm | tags=] ---\n'
+      + 'Second item, no title.\n'
+      + `[/ENGRAM_MEMORY tokens_used=${packed.tokens_used}]\n`;
+  assert.equal(packed.text, expected);
+  assert.equal(packed.tokens_used, estimateTokens(expected));
+});
+
+test('never over budget: items that do not fit are skipped, smaller later ones still go in', () => {
+  const big = candidate('MEM-big', 'x'.repeat(4000), {}, 3);
+  const small = candidate('MEM-small', 'short note', {}, 2);
+  const packed = packRecall([big, small], { budget: 200, mode: 'hybrid', header: true });
+  assert.deepEqual(packed.injected.map((e) => e.id), ['MEM-small']);
+  assert.deepEqual(packed.catalog.map((e) => e.id), ['MEM-big']);
+  assert.ok(packed.tokens_used <= 200);
+  assert.match(packed.text, /\[ENGRAM_CATALOG entries=1\]\nMEM-big \| note \| stm \| tokens=\d+ \| x+/);
+  for (let budget = 1; budget <= 400; budget += 7) {
+    const many = Array.from({ length: 30 }, (_, i) => candidate(`MEM-${i}`, 'word '.repeat(i * 5 + 1)));
+    const result = packRecall(many, { budget, mode: 'inject', header: true });
+    assert.ok(estimateTokens(result.text) <= budget, `budget ${budget}`);
+    assert.equal(result.tokens_used, estimateTokens(result.text));
+  }
+});
+
+test('catalog mode lists every candidate and injects nothing; no header drops the frame', () => {
+  const items = [candidate('MEM-a', 'alpha'), candidate('MEM-b', 'beta')];
+  const catalog = packRecall(items, { budget: 1500, mode: 'catalog', header: true });
+  assert.equal(catalog.injected.length, 0);
+  assert.deepEqual(catalog.catalog.map((e) => e.id), ['MEM-a', 'MEM-b']);
+  const bare = packRecall(items, { budget: 1500, mode: 'inject', header: false });
+  assert.equal(bare.text, '--- ITEM 1/2 [MEM-a | note | stm | tags=] ---\nalpha\n--- ITEM 2/2 [MEM-b | note | stm | tags=] ---\nbeta\n');
+});
+
+test('no candidates, no output', () => {
+  const packed = packRecall([], { budget: 1500, mode: 'hybrid', header: true });
+  assert.equal(packed.text, '');
+  assert.equal(packed.tokens_used, 0);
+});
