@@ -37,7 +37,7 @@ import type { DeleteCounts, ListFilter, Store, TextQuery } from './store/store.j
 import type { LinkType, MemoryItem, MemoryLink, Revision, StoreStats } from './types.js';
 import { buildFtsQuery, queryTerms } from './search/fts-query.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
-import { loadedSegmenter } from './search/segment.js';
+import { loadedSegmenter, loadSegmenter } from './search/segment.js';
 import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
 
@@ -119,6 +119,21 @@ export interface RecallResult extends Omit<PackedRecall, 'text'> {
   fts: boolean;
 }
 
+export interface ReindexResult {
+  indexed: number;
+  full_text: boolean;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  schema_version: number;
+  full_text: boolean;
+  items: number;
+  indexed: number;
+  integrity: string[];
+  problems: string[];
+}
+
 export interface LinkResult {
   created: boolean;
   link: MemoryLink;
@@ -152,6 +167,10 @@ export interface Engram {
   delete(id: string, options?: { hard?: boolean }): Promise<DeleteResult>;
   link(input: { src_id: string; dst_id: string; type: LinkType }): Promise<LinkResult>;
   stats(): Promise<StoreStats>;
+  /** Rebuilds the full-text index from the items (derived data); returns how many were indexed. */
+  reindex(options?: { onProgress?: (done: number, total: number) => void }): Promise<ReindexResult>;
+  /** Schema version, full-text availability, index/item agreement and SQLite's integrity check. */
+  doctor(): Promise<DoctorReport>;
   /** JSONL lines, one complete item each, oldest first. */
   exportLines(options?: { withHistory?: boolean }): AsyncIterable<string>;
   /** Upserts items from JSONL lines by id; malformed lines are reported, never dropped silently. */
@@ -408,6 +427,33 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
     async stats() {
       return store.stats();
+    },
+
+    async reindex({ onProgress } = {}) {
+      await loadSegmenter();
+      const total = store.stats().total;
+      const entries = {
+        * [Symbol.iterator]() {
+          let done = 0;
+          for (const item of store.iterateItems()) {
+            yield { item, index: indexText(item) };
+            if (++done % 1000 === 0 || done === total) onProgress?.(done, total);
+          }
+        },
+      };
+      return { indexed: store.rebuildFullText(entries), full_text: store.hasFullText() };
+    },
+
+    async doctor() {
+      const health = store.health();
+      const { schema_version } = store.stats();
+      const problems: string[] = [];
+      if (health.integrity.join() !== 'ok') problems.push(`integrity_check: ${health.integrity.join('; ')}`);
+      if (!health.full_text) problems.push('full-text index unavailable (FTS5 missing): search uses LIKE');
+      else if (health.indexed !== health.items) {
+        problems.push(`full-text index has ${health.indexed} rows for ${health.items} items: run \`engram reindex\``);
+      }
+      return { ok: problems.length === 0, schema_version, ...health, problems };
     },
 
     async* exportLines({ withHistory = false } = {}) {

@@ -4,6 +4,8 @@
  */
 export {
   type DeleteResult,
+  type DoctorReport,
+  type ReindexResult,
   type Engram,
   type EngramOptions,
   type GetQuery,

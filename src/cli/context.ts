@@ -15,13 +15,17 @@ export type View
     | 'delete'
     | 'stats'
     | 'import'
-    | 'init';
+    | 'init'
+    | 'doctor';
 
+/**
+ * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`
+ * fail the process); text for stdout as is (the injection block) unless JSON was asked for
+ * explicitly; or raw lines (JSONL export), streamed.
+ */
 export type CommandOutput
-  = | { kind: 'data'; view: View; data: Record<string, unknown> }
-  /** Text for stdout as is (the injection block), unless JSON was asked for explicitly. */
+  = | { kind: 'data'; view: View; data: Record<string, unknown>; exitCode?: number }
     | { kind: 'block'; text: string; data: Record<string, unknown> }
-  /** Raw lines for stdout (JSONL export), streamed. */
     | { kind: 'lines'; lines: AsyncIterable<string> };
 
 export interface CliContext {
@@ -32,4 +36,6 @@ export interface CliContext {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   /** A warning on stderr, unless `-q`. */
   warn(message: string): void;
+  /** A progress line on stderr, redrawn in place on a terminal; silent when piped or with `-q`. */
+  progress(message: string): void;
 }

@@ -14,6 +14,7 @@ export interface Output {
   write(output: CommandOutput): Promise<void>;
   error(error: EngramError, verbose: boolean): void;
   warn(message: string): void;
+  progress(message: string): void;
 }
 
 export interface OutputOptions {
@@ -148,6 +149,17 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
     }`,
   stats: keyValues,
   import: keyValues,
+  doctor: (d, p) => {
+    const problems = d.problems as string[];
+    const lines = [
+      `${p.dim('schema version'.padEnd(16))}${d.schema_version as number}`,
+      `${p.dim('full text'.padEnd(16))}${d.full_text ? 'FTS5' : 'unavailable (LIKE)'}`,
+      `${p.dim('items / indexed'.padEnd(16))}${d.items as number} / ${d.indexed as number}`,
+      `${p.dim('integrity'.padEnd(16))}${(d.integrity as string[]).join('; ')}`,
+    ];
+    const verdict = problems.length === 0 ? 'ok' : problems.map((m) => `${p.red('problem')} ${m}`).join('\n');
+    return `${lines.join('\n')}\n${verdict}`;
+  },
   init: (d, p) =>
     `${d.created ? 'Initialised' : 'Already initialised'} ${p.bold(d.path as string)}\n${p.dim('tokenizer')} ${d.fts_tokenizer as string}`,
 };
@@ -205,6 +217,9 @@ export function createOutput(options: OutputOptions): Output {
     },
     warn(message) {
       if (!options.quiet) stderr.write(`engram: warning: ${message}\n`);
+    },
+    progress(message) {
+      if (!options.quiet && (stderr as { isTTY?: boolean }).isTTY === true) stderr.write(`\r\x1b[2K${message}`);
     },
   };
 }

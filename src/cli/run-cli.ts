@@ -153,6 +153,7 @@ export async function runCli(io: CliIo): Promise<number> {
     stderr: io.stderr as never,
   });
   const opened: Engram[] = [];
+  let exitCode = 0;
 
   const run: Runner
     = (handler) =>
@@ -171,6 +172,7 @@ export async function runCli(io: CliIo): Promise<number> {
           env: io.env,
           stdin: io.stdin,
           warn: (message) => output.warn(message),
+          progress: (message) => output.progress(message),
           async open({ write = false } = {}) {
             const location = locate();
             let path = location.path;
@@ -194,14 +196,16 @@ export async function runCli(io: CliIo): Promise<number> {
             return engram;
           },
         };
-        await output.write(await handler(ctx, ...args.slice(0, -1)));
+        const result = await handler(ctx, ...args.slice(0, -1));
+        await output.write(result);
+        if (result.kind === 'data') exitCode = result.exitCode ?? 0;
       };
 
   const program = await buildProgram(run, io);
   try {
     if (picked.problem) throw picked.problem;
     await program.parseAsync(io.argv, { from: 'user' });
-    return 0;
+    return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;

@@ -410,6 +410,34 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
           by_scope: countBy(db, 'scope'),
         };
       }),
+    rebuildFullText: (entries) =>
+      guard(() => {
+        if (fts === undefined) return 0;
+        let count = 0;
+        withBusyRetry(() =>
+          db
+            .transaction(() => {
+              count = 0;
+              db.exec('DELETE FROM memory_fts');
+              for (const { item, index } of entries) {
+                const rowid = statements.rowidOf.get(item.id) as number | undefined;
+                if (rowid === undefined) continue;
+                writeIndex(rowid, item, index);
+                count++;
+              }
+            })
+            .immediate(),
+        );
+        return count;
+      }),
+    health: () =>
+      guard(() => ({
+        integrity: (db.pragma('integrity_check') as Record<string, unknown>[]).map((r) => String(r.integrity_check)),
+        full_text: fts !== undefined,
+        items: db.prepare('SELECT count(*) FROM memory_items').pluck().get() as number,
+        indexed:
+          fts === undefined ? 0 : (db.prepare('SELECT count(*) FROM memory_fts').pluck().get() as number),
+      })),
     close: () => {
       if (db.open) db.close();
     },

@@ -64,6 +64,14 @@ export interface ScoredItem {
   score: number;
 }
 
+export interface StoreHealth {
+  /** 'ok', or the problems SQLite's integrity check reports. */
+  integrity: string[];
+  full_text: boolean;
+  items: number;
+  indexed: number;
+}
+
 /** Rows removed by a hard delete, per table. */
 export type DeleteCounts = Record<string, number>;
 
@@ -106,5 +114,9 @@ export interface Store {
   listLinks(itemId: string): MemoryLink[];
 
   stats(): StoreStats;
+  /** Replaces the whole full-text index with rows for these items (one transaction). */
+  rebuildFullText(entries: Iterable<{ item: MemoryItem; index: IndexText }>): number;
+  /** Consistency checks for `doctor`. */
+  health(): StoreHealth;
   close(): void;
 }

@@ -69,6 +69,16 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'stats', summary: 'Store statistics', load: () => import('./stats.js') },
   {
+    name: 'reindex',
+    summary: 'Rebuild the full-text index from the items',
+    load: () => import('./reindex.js'),
+  },
+  {
+    name: 'doctor',
+    summary: 'Check schema, full-text index and integrity; non-zero exit on a problem',
+    load: () => import('./doctor.js'),
+  },
+  {
     name: 'export',
     summary: 'Write every item as JSON Lines (one complete item per line) to stdout',
     load: () => import('./export.js'),
