@@ -7,6 +7,7 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Row } from './stats.js';
 import { startupSuite } from './suites/startup.js';
+import { locomoSuite, scifactSuite } from './suites/quality.js';
 import { storeSuite } from './suites/store.js';
 
 function printTable(rows: Row[]): void {
@@ -36,7 +37,7 @@ console.log(
 );
 
 const results: Row[] = [];
-for (const suite of [() => startupSuite(), () => storeSuite(sizes)]) {
+for (const suite of [() => startupSuite(), () => storeSuite(sizes), () => scifactSuite(), () => locomoSuite()]) {
   const rows = await suite();
   printTable(rows);
   results.push(...rows);
