@@ -33,7 +33,8 @@ import {
   searchInputSchema,
 } from './items/schemas.js';
 import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
-import type { DeleteCounts, ListFilter, Store, TextQuery } from './store/store.js';
+import { type RankFactors, rankFactors, type SearchSort, sortRanked } from './search/rank.js';
+import type { DeleteCounts, ListFilter, ScoredItem, Store, TextQuery } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, StoreStats } from './types.js';
 import { buildFtsQuery, queryTerms } from './search/fts-query.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
@@ -93,8 +94,10 @@ export interface DeleteResult {
 export type SearchStage = 'any' | 'prefix' | 'like' | 'none';
 
 export interface SearchHit extends MemoryItem {
-  /** Relevance: -BM25 (FTS5) or the number of matching terms (LIKE); higher is better. */
+  /** The final ranking score (see `search/rank.ts`); higher is better. */
   score: number;
+  /** Every ranking factor, with `explain: true`. */
+  explain?: RankFactors;
 }
 
 export interface SearchResult {
@@ -104,6 +107,7 @@ export interface SearchResult {
   stage: SearchStage;
   /** False when the LIKE fallback answered because the full-text index is unavailable or off. */
   fts: boolean;
+  sort: SearchSort;
   count: number;
   items: SearchHit[];
 }
@@ -258,6 +262,16 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     return { terms, stage: 'none' as SearchStage, fts, hits: [] };
   };
 
+  /** Re-ranks raw hits with the explainable factors, then orders them by `sort`. */
+  const rank = (hits: ScoredItem[], sort: SearchSort) => {
+    const at = clock();
+    const best = Math.max(0, ...hits.map((h) => h.score));
+    return sortRanked(
+      hits.map((h) => ({ item: h.item, factors: rankFactors(h.item, h.score, best, at) })),
+      sort,
+    );
+  };
+
   return {
     path: store.path,
 
@@ -343,10 +357,13 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async search(input) {
-      const { query, k = DEFAULT_SEARCH_K, ...filter } = parseInput(searchInputSchema, input);
-      const found = await cascade(query, filter, k);
-      const items = found.hits.map((h) => ({ ...h.item, score: Number(h.score.toPrecision(6)) }));
-      return { query, terms: found.terms, stage: found.stage, fts: found.fts, count: items.length, items };
+      const parsed = parseInput(searchInputSchema, input);
+      const { query, k = DEFAULT_SEARCH_K, sort = 'relevance', explain = false, ...filter } = parsed;
+      const found = await cascade(query, filter, Math.min(Math.max(k * 3, 30), 500));
+      const items = rank(found.hits, sort)
+        .slice(0, k)
+        .map(({ item, factors }) => ({ ...item, score: factors.final, ...(explain ? { explain: factors } : {}) }));
+      return { query, terms: found.terms, stage: found.stage, fts: found.fts, sort, count: items.length, items };
     },
 
     async recall(input) {
@@ -356,7 +373,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       );
       const at = now();
       const found = await cascade(query, { ...filter, injectable: true, archived: 'exclude', live_at: at }, RECALL_POOL);
-      const packed = packRecall(found.hits, { budget, mode, header });
+      const ranked = rank(found.hits, 'relevance').map(({ item, factors }) => ({ item, score: factors.final }));
+      const packed = packRecall(ranked, { budget, mode, header });
       store.transaction(() => {
         store.touchItems(
           packed.injected.map((e) => e.id),

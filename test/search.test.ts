@@ -130,3 +130,25 @@ test('CLI: search renders JSON hits with scores; ENGRAM_FTS=off warns once and s
   assert.equal(empty.json?.count, 0);
   assert.match(cli(['search', '--db', db, 'password', '--format', 'text']).stdout, /score/);
 });
+
+test('--explain shows every factor; re-ranking lifts ltm decisions; --sort and --injectable apply', async (t) => {
+  const engram = await store(t);
+  const note = (await engram.put({ content: 'Queue retries use exponential backoff', confidence: 0.3 })).item;
+  const decision = (
+    await engram.put({ content: 'Queue retries use exponential backoff', type: 'decision', tier: 'ltm', confidence: 0.9 })
+  ).item;
+  await engram.put({ content: 'Queue retries are capped at five', injectable: false });
+  const result = await engram.search({ query: 'queue retries backoff', explain: true });
+  assert.deepEqual(ids(result).slice(0, 2), [decision.id, note.id]);
+  const factors = result.items[0]?.explain;
+  assert.ok(factors !== undefined);
+  for (const key of ['bm25', 'relevance', 'tier_boost', 'type_boost', 'confidence', 'recency', 'weight', 'usage_boost', 'final']) {
+    assert.ok(key in factors, key);
+  }
+  assert.equal(result.items[0]?.score, factors.final);
+  assert.equal((await engram.search({ query: 'queue retries', injectable: true })).count, 2);
+  const byConfidence = await engram.search({ query: 'queue', sort: 'confidence' });
+  assert.equal(byConfidence.sort, 'confidence');
+  assert.equal(ids(byConfidence)[0], decision.id);
+  assert.equal((await engram.search({ query: 'queue' })).items[0]?.explain, undefined);
+});

@@ -51,7 +51,7 @@ function zipfWord(random: () => number): string {
   return VOCABULARY[lo] ?? '';
 }
 
-function syntheticLines(count: number): string[] {
+export function syntheticLines(count: number): string[] {
   const random = prng(7);
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -74,10 +74,13 @@ function syntheticLines(count: number): string[] {
   return lines;
 }
 
-/** Three-word queries of mid-frequency words (ranks 20 to 2,000). */
-function queries(count: number): string[] {
+/**
+ * Three-word queries of content words: ranks 100 to 3,000. In real text nearly all of the 100
+ * most frequent words are function words, which engram drops as stopwords before searching.
+ */
+export function queries(count: number): string[] {
   const random = prng(11);
-  const pick = () => VOCABULARY[20 + Math.floor(random() * 1980)] ?? '';
+  const pick = () => VOCABULARY[100 + Math.floor(random() * 2900)] ?? '';
   return Array.from({ length: count }, () => `${pick()} ${pick()} ${pick()}`);
 }
 

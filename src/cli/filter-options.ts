@@ -39,7 +39,7 @@ export function addFilterOptions(command: Command): Command {
 }
 
 /** The library filter for the given flags. */
-export function filterFromFlags(flags: FilterFlags): ListInput {
+export function filterFromFlags(flags: FilterFlags): Omit<ListInput, 'sort' | 'limit' | 'offset'> {
   return {
     layer: flags.layer,
     type: flags.type,

@@ -124,9 +124,11 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
       : `${items.map((i) => itemLine(i, p)).join('\n')}\n${p.dim(shown)}`;
   },
   search: (d, p) => {
-    const items = d.items as (MemoryItem & { score: number })[];
+    const items = d.items as (MemoryItem & { score: number; explain?: Record<string, number> })[];
     if (items.length === 0) return p.dim('no matches');
-    const lines = items.map((i) => `${itemLine(i, p)}\n  ${p.dim(`score ${i.score}`)}`);
+    const factors = (i: { explain?: Record<string, number> }) =>
+      i.explain === undefined ? '' : `  ${Object.entries(i.explain).map(([k, v]) => `${k}=${v}`).join(' ')}`;
+    const lines = items.map((i) => `${itemLine(i, p)}\n  ${p.dim(`score ${i.score}${factors(i)}`)}`);
     return `${lines.join('\n')}\n${p.dim(`${items.length} match${items.length === 1 ? '' : 'es'} (${d.stage as string}${d.fts ? '' : ', LIKE'})`)}`;
   },
   show: (d, p) => {

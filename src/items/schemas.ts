@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ITEM_TYPES, LAYERS, LINK_TYPES, SECRECY_TIERS, TIERS, VALIDATIONS } from '../types.js';
+import { SORTS } from '../search/rank.js';
 import { isCanonicalTimestamp } from '../util/time.js';
 
 const text = z.string().max(1000);
@@ -139,6 +140,9 @@ export const linkInputSchema = z.strictObject({
 export const searchInputSchema = listFilterSchema.omit({ sort: true, limit: true, offset: true }).extend({
   query: z.string().max(10_000),
   k: z.number().int().min(1).max(1000).optional(),
+  injectable: z.boolean().optional(),
+  sort: z.enum(SORTS).optional(),
+  explain: z.boolean().optional(),
 });
 
 export type SearchInput = z.input<typeof searchInputSchema>;

@@ -3,6 +3,7 @@
  * connection. Every write the facade makes runs inside `transaction()`, i.e. `BEGIN IMMEDIATE`.
  */
 import { statSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import type {
   LogicalKey,
   MemoryEvent,
@@ -178,6 +179,17 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     ),
   };
 
+  // Search and list build their SQL from the filters given; the few shapes in use are prepared once.
+  const prepared = new Map<string, Database.Statement>();
+  const prepare = (sql: string): Database.Statement => {
+    let statement = prepared.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare(sql);
+      prepared.set(sql, statement);
+    }
+    return statement;
+  };
+
   const guard = <T>(fn: () => T): T => {
     try {
       return fn();
@@ -210,6 +222,36 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     if (fts === undefined) return;
     fts.remove.run(rowid);
     fts.insert.run(rowid, item.title, item.content, item.tags.join(' '), item.entities.join(' '), index.segmented);
+  };
+
+  /**
+   * BM25 ranking on the FTS table alone (fast), then the item filters and fields on the best
+   * rowids only; when the filters drop too many, it fetches a larger slice and tries again.
+   */
+  const searchFullText = (match: string, where: ReturnType<typeof listQuery>, limit: number): ScoredItem[] => {
+    const ranked = prepare(
+      `SELECT rowid AS rid, -bm25(memory_fts, ${BM25_WEIGHTS}) AS score FROM memory_fts
+       WHERE memory_fts MATCH ? ORDER BY score DESC LIMIT ?`,
+    );
+    const filterSql = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
+    const fetch = prepare(
+      `SELECT ${ITEM_FIELDS}, i.rowid AS rid FROM memory_items i
+       WHERE i.rowid IN (SELECT value FROM json_each(?)) ${filterSql}`,
+    );
+    for (let size = Math.max(limit * 2, 64); ; size *= 4) {
+      const top = ranked.all(match, size) as { rid: number; score: number }[];
+      const rows = fetch.all(JSON.stringify(top.map((r) => r.rid)), ...where.params) as (ItemRow & { rid: number })[];
+      if (rows.length >= limit || top.length < size) {
+        const byRowid = new Map(rows.map((row) => [row.rid, row]));
+        const hits: ScoredItem[] = [];
+        for (const { rid, score } of top) {
+          const row = byRowid.get(rid);
+          if (row !== undefined) hits.push({ item: rowToItem(row), score });
+        }
+        hits.sort((a, b) => b.score - a.score || (a.item.updated_at < b.item.updated_at ? 1 : -1));
+        return hits.slice(0, limit);
+      }
+    }
   };
 
   const deleteCount = (sql: string, id: string): number => db.prepare(sql).run(id).changes;
@@ -280,18 +322,11 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     searchItems: (query, filter, limit) =>
       guard((): ScoredItem[] => {
         const where = listQuery(filter, false);
-        const extra = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
         type ScoredRow = ItemRow & { score: number };
         let rows: ScoredRow[];
         if ('match' in query) {
           if (fts === undefined) return [];
-          rows = db
-            .prepare(
-              `SELECT ${ITEM_FIELDS}, -bm25(memory_fts, ${BM25_WEIGHTS}) AS score
-               FROM memory_fts JOIN memory_items i ON i.rowid = memory_fts.rowid
-               WHERE memory_fts MATCH ? ${extra} ORDER BY score DESC, i.updated_at DESC LIMIT ?`,
-            )
-            .all(query.match, ...where.params, limit) as ScoredRow[];
+          return searchFullText(query.match, where, limit);
         } else {
           if (query.like.length === 0) return [];
           const score = likeScore(query.like);

@@ -2,26 +2,40 @@
 import type { Command } from 'commander';
 import type { CliContext, CommandOutput } from '../context.js';
 import { addFilterOptions, type FilterFlags, filterFromFlags } from '../filter-options.js';
-import { exampleText, intOption } from '../options.js';
+import { SORTS, type SearchSort } from '../../search/rank.js';
+import { enumOption, exampleText, intOption } from '../options.js';
 import type { Runner } from '../runner.js';
 
 interface SearchFlags extends FilterFlags {
   k?: number;
+  sort?: SearchSort;
+  explain?: boolean;
+  injectable?: boolean;
 }
 
 export function configure(command: Command, run: Runner): void {
   addFilterOptions(command.argument('<query>', 'words to look for (any text is safe)'))
     .addOption(intOption('-k, --k <n>', 'at most n results (default 10)', 1))
+    .addOption(enumOption('--sort <order>', 'order of the hits (default relevance)', SORTS))
+    .option('--injectable', 'only items that recall may paste into prompts')
+    .option('--explain', 'show every ranking factor of each hit')
     .addHelpText(
       'after',
-      exampleText('engram search "password policy"', 'engram search 密码 --tags auth -k 5'),
+      exampleText('engram search "password policy" --explain', 'engram search 密码 --tags auth -k 5 --sort mixed'),
     )
     .action(run(searchCommand));
 }
 
 async function searchCommand(ctx: CliContext, query: string, flags: SearchFlags): Promise<CommandOutput> {
   const engram = await ctx.open();
-  const result = await engram.search({ ...filterFromFlags(flags), query, k: flags.k });
+  const result = await engram.search({
+    ...filterFromFlags(flags),
+    query,
+    k: flags.k,
+    sort: flags.sort,
+    explain: flags.explain,
+    injectable: flags.injectable,
+  });
   if (!result.fts) ctx.warn('full-text index unavailable: substring (LIKE) search, unranked by BM25');
   return { kind: 'data', view: 'search', data: { ...result } };
 }
