@@ -90,6 +90,18 @@ export interface DeleteResult {
   removed?: DeleteCounts;
 }
 
+/**
+ * Where the query words were found, for `--explain`; BM25's column weights (title 10, tags 5,
+ * entities 3, content 1) are what make these matches count.
+ */
+function matchedFields(item: MemoryItem, terms: readonly string[]): { title_match: boolean; tag_match: boolean } {
+  const title = item.title.toLowerCase();
+  return {
+    title_match: terms.some((t) => title.includes(t)),
+    tag_match: terms.some((t) => item.tags.some((tag) => tag.includes(t))),
+  };
+}
+
 /** Which stage of the search cascade answered. */
 export type SearchStage = 'any' | 'prefix' | 'like' | 'none';
 
@@ -97,7 +109,7 @@ export interface SearchHit extends MemoryItem {
   /** The final ranking score (see `search/rank.ts`); higher is better. */
   score: number;
   /** Every ranking factor, with `explain: true`. */
-  explain?: RankFactors;
+  explain?: RankFactors & { title_match: boolean; tag_match: boolean };
 }
 
 export interface SearchResult {
@@ -362,7 +374,11 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       const found = await cascade(query, filter, Math.min(Math.max(k * 3, 30), 500));
       const items = rank(found.hits, sort)
         .slice(0, k)
-        .map(({ item, factors }) => ({ ...item, score: factors.final, ...(explain ? { explain: factors } : {}) }));
+        .map(({ item, factors }) => ({
+          ...item,
+          score: factors.final,
+          ...(explain ? { explain: { ...factors, ...matchedFields(item, found.terms) } } : {}),
+        }));
       return { query, terms: found.terms, stage: found.stage, fts: found.fts, sort, count: items.length, items };
     },
 

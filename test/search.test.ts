@@ -146,6 +146,7 @@ test('--explain shows every factor; re-ranking lifts ltm decisions; --sort and -
     assert.ok(key in factors, key);
   }
   assert.equal(result.items[0]?.score, factors.final);
+  assert.deepEqual([factors.title_match, factors.tag_match], [false, false]);
   assert.equal((await engram.search({ query: 'queue retries', injectable: true })).count, 2);
   const byConfidence = await engram.search({ query: 'queue', sort: 'confidence' });
   assert.equal(byConfidence.sort, 'confidence');
