@@ -335,7 +335,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       );
     });
 
-    test('events, meta and stats', async (t) => {
+    test('events and stats', async (t) => {
       const store = open(factory, t);
       await store.transaction(() => {
         store.insertItem(item({ tier: 'ltm', type: 'decision', layer: 'project' }), NO_CJK);
@@ -348,10 +348,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           at: '2026-11-22T00:00:00.000Z',
           details: { n: 1 },
         });
-        store.setMeta('fts_tokenizer', 'en');
       });
-      assert.equal(await store.getMeta('fts_tokenizer'), 'en');
-      assert.equal(await store.getMeta('missing'), undefined);
       const events = await store.listEvents();
       assert.deepEqual(
         events.map((e) => [e.action, e.actor, e.details]),

@@ -173,10 +173,6 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     ),
     rowidOf: db.prepare('SELECT rowid FROM memory_items WHERE id = ?').pluck(),
     touch: db.prepare('UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?'),
-    getMeta: db.prepare('SELECT value FROM schema_meta WHERE key = ?').pluck(),
-    setMeta: db.prepare(
-      'INSERT INTO schema_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-    ),
   };
 
   // Search and list build their SQL from the filters given; the few shapes in use are prepared once.
@@ -260,8 +256,6 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     path,
     transaction: (fn) =>
       guard(() => withBusyRetry(() => db.transaction(fn).immediate(), options.busyRetries)),
-    getMeta: (key) => guard(() => statements.getMeta.get(key) as string | undefined),
-    setMeta: (key, value) => guard(() => void statements.setMeta.run(key, value)),
 
     getItem: (id) =>
       guard(() => {

@@ -79,8 +79,6 @@ export interface Store {
   readonly path: string;
   /** Runs `fn` atomically as one write transaction (`BEGIN IMMEDIATE` on SQLite), retrying when busy. */
   transaction<T>(fn: () => T): T;
-  getMeta(key: string): string | undefined;
-  setMeta(key: string, value: string): void;
 
   getItem(id: string): MemoryItem | undefined;
   /** The most recently updated non-archived item at this logical address. */
