@@ -33,12 +33,12 @@ import {
   searchInputSchema,
 } from './items/schemas.js';
 import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
-import { type RankFactors, rankFactors, type SearchSort, sortRanked } from './search/rank.js';
-import type { DeleteCounts, ListFilter, ScoredItem, Store, TextQuery } from './store/store.js';
+import { explainHit, rankHits, type SearchStage, searchCascade } from './search/cascade.js';
+import type { SearchSort } from './search/rank.js';
+import type { DeleteCounts, Store } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, StoreStats } from './types.js';
-import { buildFtsQuery, queryTerms } from './search/fts-query.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
-import { loadedSegmenter, loadSegmenter } from './search/segment.js';
+import { loadSegmenter } from './search/segment.js';
 import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
 
@@ -90,26 +90,13 @@ export interface DeleteResult {
   removed?: DeleteCounts;
 }
 
-/**
- * Where the query words were found, for `--explain`; BM25's column weights (title 10, tags 5,
- * entities 3, content 1) are what make these matches count.
- */
-function matchedFields(item: MemoryItem, terms: readonly string[]): { title_match: boolean; tag_match: boolean } {
-  const title = item.title.toLowerCase();
-  return {
-    title_match: terms.some((t) => title.includes(t)),
-    tag_match: terms.some((t) => item.tags.some((tag) => tag.includes(t))),
-  };
-}
-
-/** Which stage of the search cascade answered. */
-export type SearchStage = 'any' | 'prefix' | 'like' | 'none';
+export type { SearchStage } from './search/cascade.js';
 
 export interface SearchHit extends MemoryItem {
   /** The final ranking score (see `search/rank.ts`); higher is better. */
   score: number;
   /** Every ranking factor, with `explain: true`. */
-  explain?: RankFactors & { title_match: boolean; tag_match: boolean };
+  explain?: ReturnType<typeof explainHit>;
 }
 
 export interface SearchResult {
@@ -224,6 +211,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   const clock = options.clock ?? systemClock;
   const actor = options.session ?? null;
   const now = () => clock().toISOString();
+  const fullText = options.fullText !== false;
 
   const record = (item: MemoryItem, action: string, details: Record<string, unknown> = {}) => {
     const at = item.updated_at;
@@ -253,35 +241,6 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       });
     }
     return item;
-  };
-
-  /** The search cascade: any word (BM25), then word prefixes, then substrings; first stage with hits. */
-  const cascade = async (query: string, filter: ListFilter, k: number) => {
-    await prepareIndexing(query);
-    const segment = loadedSegmenter();
-    const terms = queryTerms(query, segment);
-    const fts = options.fullText !== false && store.hasFullText();
-    const stages: [SearchStage, TextQuery][] = [];
-    for (const mode of fts ? (['any', 'prefix'] as const) : []) {
-      const { match } = buildFtsQuery(query, { mode, segment });
-      if (match !== undefined) stages.push([mode, { match }]);
-    }
-    if (terms.length > 0) stages.push(['like', { like: terms }]);
-    for (const [stage, textQuery] of stages) {
-      const hits = store.searchItems(textQuery, filter, k);
-      if (hits.length > 0) return { terms, stage, fts, hits };
-    }
-    return { terms, stage: 'none' as SearchStage, fts, hits: [] };
-  };
-
-  /** Re-ranks raw hits with the explainable factors, then orders them by `sort`. */
-  const rank = (hits: ScoredItem[], sort: SearchSort) => {
-    const at = clock();
-    const best = Math.max(0, ...hits.map((h) => h.score));
-    return sortRanked(
-      hits.map((h) => ({ item: h.item, factors: rankFactors(h.item, h.score, best, at) })),
-      sort,
-    );
   };
 
   return {
@@ -371,13 +330,13 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     async search(input) {
       const parsed = parseInput(searchInputSchema, input);
       const { query, k = DEFAULT_SEARCH_K, sort = 'relevance', explain = false, ...filter } = parsed;
-      const found = await cascade(query, filter, Math.min(Math.max(k * 3, 30), 500));
-      const items = rank(found.hits, sort)
+      const found = await searchCascade(store, query, filter, Math.min(Math.max(k * 3, 30), 500), fullText);
+      const items = rankHits(found.hits, sort, clock())
         .slice(0, k)
         .map(({ item, factors }) => ({
           ...item,
           score: factors.final,
-          ...(explain ? { explain: { ...factors, ...matchedFields(item, found.terms) } } : {}),
+          ...(explain ? { explain: explainHit(item, factors, found.terms) } : {}),
         }));
       return { query, terms: found.terms, stage: found.stage, fts: found.fts, sort, count: items.length, items };
     },
@@ -388,8 +347,9 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         input,
       );
       const at = now();
-      const found = await cascade(query, { ...filter, injectable: true, archived: 'exclude', live_at: at }, RECALL_POOL);
-      const ranked = rank(found.hits, 'relevance').map(({ item, factors }) => ({ item, score: factors.final }));
+      const live = { ...filter, injectable: true, archived: 'exclude' as const, live_at: at };
+      const found = await searchCascade(store, query, live, RECALL_POOL, fullText);
+      const ranked = rankHits(found.hits, 'relevance', clock()).map(({ item, factors }) => ({ item, score: factors.final }));
       const packed = packRecall(ranked, { budget, mode, header });
       store.transaction(() => {
         store.touchItems(

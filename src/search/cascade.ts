@@ -1,0 +1,69 @@
+/**
+ * The search cascade over a store: any word ranked by BM25, then word prefixes, then substrings
+ * (LIKE); the first stage with hits answers and says so. Then the explainable re-ranking.
+ */
+import type { ListFilter, ScoredItem, Store, TextQuery } from '../store/store.js';
+import type { MemoryItem } from '../types.js';
+import { buildFtsQuery, queryTerms } from './fts-query.js';
+import { prepareIndexing } from './index-text.js';
+import { type RankFactors, rankFactors, type SearchSort, sortRanked } from './rank.js';
+import { loadedSegmenter } from './segment.js';
+
+/** Which stage of the search cascade answered. */
+export type SearchStage = 'any' | 'prefix' | 'like' | 'none';
+
+export interface CascadeResult {
+  /** The words searched for, after stopwords and segmentation. */
+  terms: string[];
+  stage: SearchStage;
+  /** False when only LIKE could run (no full-text index, or it is switched off). */
+  fts: boolean;
+  hits: ScoredItem[];
+}
+
+/** Runs the cascade for `query`, returning at most `k` hits of the first stage that has any. */
+export async function searchCascade(
+  store: Store,
+  query: string,
+  filter: ListFilter,
+  k: number,
+  fullText: boolean,
+): Promise<CascadeResult> {
+  await prepareIndexing(query);
+  const segment = loadedSegmenter();
+  const terms = queryTerms(query, segment);
+  const fts = fullText && store.hasFullText();
+  const stages: [SearchStage, TextQuery][] = [];
+  for (const mode of fts ? (['any', 'prefix'] as const) : []) {
+    const { match } = buildFtsQuery(query, { mode, segment });
+    if (match !== undefined) stages.push([mode, { match }]);
+  }
+  if (terms.length > 0) stages.push(['like', { like: terms }]);
+  for (const [stage, textQuery] of stages) {
+    const hits = store.searchItems(textQuery, filter, k);
+    if (hits.length > 0) return { terms, stage, fts, hits };
+  }
+  return { terms, stage: 'none', fts, hits: [] };
+}
+
+/** Re-ranks raw hits with the explainable factors, then orders them by `sort`. */
+export function rankHits(hits: readonly ScoredItem[], sort: SearchSort, now: Date) {
+  const best = Math.max(0, ...hits.map((h) => h.score));
+  return sortRanked(
+    hits.map((h) => ({ item: h.item, factors: rankFactors(h.item, h.score, best, now) })),
+    sort,
+  );
+}
+
+/**
+ * Where the query words were found, for `--explain`; BM25's column weights (title 10, tags 5,
+ * entities 3, content 1) are what make these matches count.
+ */
+export function explainHit(item: MemoryItem, factors: RankFactors, terms: readonly string[]) {
+  const title = item.title.toLowerCase();
+  return {
+    ...factors,
+    title_match: terms.some((t) => title.includes(t)),
+    tag_match: terms.some((t) => item.tags.some((tag) => tag.includes(t))),
+  };
+}
