@@ -425,7 +425,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
     async reindex({ onProgress } = {}) {
       await loadSegmenter();
-      const total = store.stats().total;
+      const { total } = store.listItems({ archived: 'include', limit: 1 });
       const entries = {
         * [Symbol.iterator]() {
           let done = 0;
@@ -439,8 +439,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async doctor() {
-      const health = store.health();
-      const { schema_version } = store.stats();
+      const { schema_version, ...health } = store.health();
       const problems: string[] = [];
       if (health.integrity.join() !== 'ok') problems.push(`integrity_check: ${health.integrity.join('; ')}`);
       if (!health.full_text) problems.push('full-text index unavailable (FTS5 missing): search uses LIKE');

@@ -461,6 +461,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       }),
     health: () =>
       guard(() => ({
+        schema_version: readSchemaVersion(db),
         integrity: (db.pragma('integrity_check') as Record<string, unknown>[]).map((r) => String(r.integrity_check)),
         full_text: fts !== undefined,
         items: db.prepare('SELECT count(*) FROM memory_items').pluck().get() as number,

@@ -65,6 +65,7 @@ export interface ScoredItem {
 }
 
 export interface StoreHealth {
+  schema_version: number;
   /** 'ok', or the problems SQLite's integrity check reports. */
   integrity: string[];
   full_text: boolean;
