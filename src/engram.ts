@@ -10,6 +10,8 @@ import {
 } from './config/fts-tokenizer.js';
 import { EngramError } from './errors.js';
 import { type AdmissionHook, admitWrite } from './items/admission.js';
+import { rejectItem, type ReviewDecision, type ReviewReport, reviewItems, verifyItem } from './items/governance.js';
+import { policyDetails, recordWrite } from './items/journal.js';
 import {
   createItem,
   exportLine,
@@ -32,11 +34,14 @@ import {
   type SearchInput,
   searchInputSchema,
 } from './items/schemas.js';
+import { evaluatePolicy, type PolicyOptions, type PolicySubject, type PolicyVerdict } from './policy/evaluate.js';
+import { redactItem } from './policy/redact.js';
+import { ALL_RULES, type PolicyRule } from './policy/rules.js';
 import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
 import { explainHit, rankHits, type SearchStage, searchCascade } from './search/cascade.js';
 import type { SearchSort } from './search/rank.js';
 import type { DeleteCounts, Store } from './store/store.js';
-import type { LinkType, MemoryItem, MemoryLink, Revision, StoreStats } from './types.js';
+import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats } from './types.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
 import { loadSegmenter } from './search/segment.js';
 import { newItemId } from './util/ids.js';
@@ -58,6 +63,8 @@ export interface EngramOptions {
   ftsTokenizer?: string;
   /** Set false to search with LIKE only, as if FTS5 were missing (`ENGRAM_FTS=off`). */
   fullText?: boolean;
+  /** Output redaction tier for search, recall, show and export (`ENGRAM_SECRECY`); default S3 keeps all. */
+  secrecy?: Secrecy;
   /** Opens the store; defaults to the embedded SQLite store. */
   openStore?: (path: string) => Store;
 }
@@ -68,6 +75,8 @@ export interface PutResult {
   /** How the target was chosen: by `id`, by logical `key`, or a `new` item. */
   mode: 'id' | 'key' | 'new';
   item: MemoryItem;
+  /** The write policy's verdict; `quarantine` means stored, not injectable, expiring unless verified. */
+  policy: PolicyVerdict;
 }
 
 export interface ListResult {
@@ -163,7 +172,8 @@ export interface Engram {
    * injection block (format_version=1). Records usage of the injected items and one event.
    */
   recall(input: RecallInput): Promise<RecallResult>;
-  show(id: string): Promise<ShowResult>;
+  /** One item (redacted for `secrecy`), its revision count and links. */
+  show(id: string, options?: { secrecy?: Secrecy }): Promise<ShowResult>;
   /** Every stored version, oldest first. */
   history(id: string): Promise<Revision[]>;
   /** Archives an item, or with `hard` removes it and its derived rows. */
@@ -175,18 +185,39 @@ export interface Engram {
   /** Schema version, full-text availability, index/item agreement and SQLite's integrity check. */
   doctor(): Promise<DoctorReport>;
   /** JSONL lines, one complete item each, oldest first. */
-  exportLines(options?: { withHistory?: boolean }): AsyncIterable<string>;
+  exportLines(options?: { withHistory?: boolean; secrecy?: Secrecy }): AsyncIterable<string>;
+  /** Quarantined, contradicted and soon-expiring (within `withinHours`, default 24) items. */
+  review(options?: { withinHours?: number; limit?: number }): Promise<ReviewReport>;
+  /** Verifies an item: injectable, expiry and quarantine cleared, after the reject rules pass again. */
+  verify(id: string): Promise<ReviewDecision>;
+  /** Rejects an item: archived, no longer injectable. */
+  reject(id: string, options?: { reason?: string }): Promise<ReviewDecision>;
   /** Upserts items from JSONL lines by id; malformed lines are reported, never dropped silently. */
   importLines(lines: Iterable<string> | AsyncIterable<string>): Promise<ImportReport>;
   close(): void;
 }
 
 const DEFAULT_LIST_LIMIT = 50;
+/** `engram review` lists items expiring within this many hours. */
+const DEFAULT_REVIEW_HOURS = 24;
 const DEFAULT_SEARCH_K = 10;
 /** Default recall budget in tokens (KOAS); `ENGRAM_BUDGET` and `--budget` override it. */
 export const DEFAULT_BUDGET = 1500;
 /** How many search hits recall considers before packing. */
 const RECALL_POOL = 100;
+
+/**
+ * The write policy's verdict on any text, without storing anything (`engram policy check`).
+ *
+ * @example
+ * checkPolicy({ content: 'Deploys run from the release branch' }).verdict; // 'accept'
+ */
+export function checkPolicy(subject: PolicySubject, options: PolicyOptions = {}): PolicyVerdict {
+  return evaluatePolicy(subject, options);
+}
+
+/** Every rule of the write policy: id, group, action and description (`engram policy rules`). */
+export const POLICY_RULES: readonly PolicyRule[] = ALL_RULES;
 
 async function openDefaultStore(path: string, tokenizer: string | undefined): Promise<Store> {
   const { createSqliteStore } = await import('./store/sqlite-store.js');
@@ -212,25 +243,10 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   const actor = options.session ?? null;
   const now = () => clock().toISOString();
   const fullText = options.fullText !== false;
+  const defaultSecrecy = options.secrecy ?? 'S3';
 
-  const record = (item: MemoryItem, action: string, details: Record<string, unknown> = {}) => {
-    const at = item.updated_at;
-    store.addRevision({
-      item_id: item.id,
-      version: item.version,
-      changed_at: at,
-      actor,
-      reason: action,
-      item,
-    });
-    store.addEvent({
-      item_id: item.id,
-      action,
-      actor,
-      at,
-      details: { version: item.version, ...details },
-    });
-  };
+  const record = (item: MemoryItem, action: string, details: Record<string, unknown> = {}) =>
+    recordWrite(store, actor, item, action, details);
 
   const requireItem = (id: string): MemoryItem => {
     const item = store.getItem(id);
@@ -284,19 +300,19 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
             },
           );
         }
-        const context = { operation: 'put', actor } as const;
+        const context = { operation: 'put', actor, now: at } as const;
         if (existing === undefined) {
-          const item = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
+          const { item, policy } = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
           store.insertItem(item, indexText(item));
-          record(item, 'create', { mode });
-          return { action: 'created', mode, item };
+          record(item, 'create', { mode, ...policyDetails(policy) });
+          return { action: 'created', mode, item, policy };
         }
-        const merged = admitWrite(mergeFields(existing, fields), context, options.admit);
-        if (!hasChanges(existing, merged)) return { action: 'unchanged', mode, item: existing };
+        const { item: merged, policy } = admitWrite(mergeFields(existing, fields), context, options.admit);
+        if (!hasChanges(existing, merged)) return { action: 'unchanged', mode, item: existing, policy };
         const item = nextVersion(existing, merged, at);
         store.updateItem(item, indexText(item));
-        record(item, 'update', { mode });
-        return { action: 'updated', mode, item };
+        record(item, 'update', { mode, ...policyDetails(policy) });
+        return { action: 'updated', mode, item, policy };
       });
     },
 
@@ -329,12 +345,13 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
     async search(input) {
       const parsed = parseInput(searchInputSchema, input);
-      const { query, k = DEFAULT_SEARCH_K, sort = 'relevance', explain = false, ...filter } = parsed;
+      const { query, k = DEFAULT_SEARCH_K, sort = 'relevance', explain = false, secrecy = defaultSecrecy, ...rest } = parsed;
+      const filter = { ...rest, quarantined: rest.quarantined ?? 'exclude' };
       const found = await searchCascade(store, query, filter, Math.min(Math.max(k * 3, 30), 500), fullText);
       const items = rankHits(found.hits, sort, clock())
         .slice(0, k)
         .map(({ item, factors }) => ({
-          ...item,
+          ...redactItem(item, secrecy),
           score: factors.final,
           ...(explain ? { explain: explainHit(item, factors, found.terms) } : {}),
         }));
@@ -342,14 +359,21 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async recall(input) {
-      const { query, budget = DEFAULT_BUDGET, mode = 'inject', header = true, ...filter } = parseInput(
-        recallInputSchema,
-        input,
-      );
+      const {
+        query,
+        budget = DEFAULT_BUDGET,
+        mode = 'inject',
+        header = true,
+        secrecy = defaultSecrecy,
+        ...filter
+      } = parseInput(recallInputSchema, input);
       const at = now();
-      const live = { ...filter, injectable: true, archived: 'exclude' as const, live_at: at };
+      const live = { ...filter, injectable: true, archived: 'exclude', quarantined: 'exclude', live_at: at } as const;
       const found = await searchCascade(store, query, live, RECALL_POOL, fullText);
-      const ranked = rankHits(found.hits, 'relevance', clock()).map(({ item, factors }) => ({ item, score: factors.final }));
+      const ranked = rankHits(found.hits, 'relevance', clock()).map(({ item, factors }) => ({
+        item: redactItem(item, secrecy),
+        score: factors.final,
+      }));
       const packed = packRecall(ranked, { budget, mode, header });
       store.transaction(() => {
         store.touchItems(
@@ -368,8 +392,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       return { query, mode, format_version: 1, budget, stage: found.stage, fts: found.fts, inject_text: text, ...rest };
     },
 
-    async show(id) {
-      const item = requireItem(id);
+    async show(id, { secrecy = defaultSecrecy } = {}) {
+      const item = redactItem(requireItem(id), secrecy);
       return { item, revisions: store.countRevisions(id), links: store.listLinks(id) };
     },
 
@@ -449,10 +473,25 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       return { ok: problems.length === 0, schema_version, ...health, problems };
     },
 
-    async* exportLines({ withHistory = false } = {}) {
+    async* exportLines({ withHistory = false, secrecy = defaultSecrecy } = {}) {
       for (const item of store.iterateItems()) {
-        yield exportLine(item, withHistory ? store.listRevisions(item.id) : undefined);
+        const revisions = withHistory
+          ? store.listRevisions(item.id).map((r) => ({ ...r, item: redactItem(r.item, secrecy) }))
+          : undefined;
+        yield exportLine(redactItem(item, secrecy), revisions);
       }
+    },
+
+    async review({ withinHours = DEFAULT_REVIEW_HOURS, limit = DEFAULT_LIST_LIMIT } = {}) {
+      return reviewItems(store, now(), withinHours, limit);
+    },
+
+    async verify(id) {
+      return verifyItem(store, actor, id, now());
+    },
+
+    async reject(id, { reason } = {}) {
+      return rejectItem(store, actor, id, now(), reason);
     },
 
     importLines(lines) {
@@ -460,7 +499,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         store,
         actor,
         now,
-        admit: (item) => admitWrite(item, { operation: 'import', actor }, options.admit),
+        admit: (item, privileged) =>
+          admitWrite(item, { operation: 'import', actor, now: now(), privileged }, options.admit).item,
       });
     },
 

@@ -68,6 +68,8 @@ export interface MemoryItem {
   updated_at: string;
   expires_at: string | null;
   archived: boolean;
+  /** Set by the write policy; stored but never injected until verified (`engram verify`). */
+  quarantined: boolean;
 }
 
 /** The logical address memtool upserts on. */
@@ -111,6 +113,8 @@ export interface StoreStats {
   total: number;
   active: number;
   archived: number;
+  /** Non-archived items held in quarantine. */
+  quarantined: number;
   by_tier: Record<string, number>;
   by_type: Record<string, number>;
   by_layer: Record<string, number>;

@@ -16,7 +16,11 @@ export type View
     | 'stats'
     | 'import'
     | 'init'
-    | 'doctor';
+    | 'doctor'
+    | 'policy'
+    | 'rules'
+    | 'review'
+    | 'decision';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`

@@ -16,6 +16,7 @@ export interface FilterFlags {
   scope?: string;
   archived?: boolean;
   includeArchived?: boolean;
+  quarantined?: boolean;
   since?: string;
   until?: string;
 }
@@ -34,6 +35,7 @@ export function addFilterOptions(command: Command): Command {
     .option('--scope <scope>', 'scope')
     .option('--archived', 'only archived items')
     .option('--include-archived', 'archived and active items')
+    .option('--quarantined', 'only items held by the write policy')
     .addOption(timeOption('--since <when>', 'updated at or after', 'past'))
     .addOption(timeOption('--until <when>', 'updated before', 'past'));
 }
@@ -51,6 +53,7 @@ export function filterFromFlags(flags: FilterFlags): Omit<ListInput, 'sort' | 'l
     tags: flags.tags,
     scope: flags.scope,
     archived: flags.archived ? 'only' : flags.includeArchived ? 'include' : 'exclude',
+    ...(flags.quarantined ? { quarantined: 'only' as const } : {}),
     since: flags.since,
     until: flags.until,
   };

@@ -6,6 +6,7 @@ import { Option } from 'commander';
 import { EngramError } from '../errors.js';
 import { splitCommaList } from '../util/terms.js';
 import { parseTime } from '../util/time.js';
+import { SECRECY_TIERS } from '../types.js';
 
 function paramError(flag: string, value: string, hint: string): never {
   throw new EngramError('PARAM_ERROR', `Invalid value '${value}' for ${flag}`, {
@@ -90,6 +91,15 @@ export function jsonObjectOption(flags: string, description: string): Option {
       'Expected a JSON object, e.g. \'{"source_kind":"doc"}\'',
     );
   });
+}
+
+/** `--secrecy S0|S2|S3`: output redaction tier (KOAS); ENGRAM_SECRECY gives the default. */
+export function secrecyOption(): Option {
+  return enumOption(
+    '--secrecy <tier>',
+    'redact output: S0 paths, e-mails, IPs, hosts, hashes; S2 IPs, hosts, hashes; S3 nothing (default, ENGRAM_SECRECY)',
+    SECRECY_TIERS,
+  );
 }
 
 /** Appends an example block to a command's --help. */

@@ -53,7 +53,7 @@ function itemLine(item: MemoryItem, p: Palette): string {
   const address = [item.layer, item.task_id, item.step_id, item.key]
     .filter((v) => v !== null)
     .join('/');
-  const flags = item.archived ? ` ${p.yellow('[archived]')}` : '';
+  const flags = `${item.quarantined ? ` ${p.red('[QUARANTINED]')}` : ''}${item.archived ? ` ${p.yellow('[archived]')}` : ''}`;
   return `${p.id(item.id)}  ${item.tier}/${item.type}  v${item.version}  ${p.dim(item.updated_at.slice(0, 19))}${
     address ? `  ${p.dim(address)}` : ''
   }${flags}\n  ${preview(item)}`;
@@ -85,6 +85,7 @@ function itemBlock(item: MemoryItem, p: Palette): string {
     ['updated', item.updated_at],
     ['expires', item.expires_at],
     ['archived', item.archived || undefined],
+    ['quarantined', item.quarantined || undefined],
   ];
   const meta = rows
     .filter(([, v]) => v !== undefined && v !== null)
@@ -162,6 +163,26 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
     const verdict = problems.length === 0 ? 'ok' : problems.map((m) => `${p.red('problem')} ${m}`).join('\n');
     return `${lines.join('\n')}\n${verdict}`;
   },
+  policy: (d, p) => {
+    const matches = d.matches as { rule: string; action: string; excerpt: string }[];
+    const verdict = d.verdict === 'accept' ? 'accept' : p.yellow(d.verdict as string);
+    return [verdict, ...matches.map((m) => `  ${p.bold(m.rule)} (${m.action})  ${p.dim(m.excerpt)}`)].join('\n');
+  },
+  rules: (d, p) =>
+    (d.rules as { id: string; action: string; description: string }[])
+      .map((r) => `${p.bold(r.id.padEnd(34))} ${r.action.padEnd(10)} ${r.description}`)
+      .join('\n'),
+  review: (d, p) => {
+    const section = (title: string, items: MemoryItem[], extra: (i: MemoryItem) => string = () => '') =>
+      `${p.bold(title)} (${items.length})${items.map((i) => `\n${itemLine(i, p)}${extra(i)}`).join('')}`;
+    return [
+      section('quarantined', d.quarantined as MemoryItem[], (i) =>
+        `\n  ${p.dim(`rules ${((i as MemoryItem & { policy_rules: string[] }).policy_rules).join(', ') || '(unknown)'}; expires ${i.expires_at ?? 'never'}`)}`),
+      section('contradicted', d.contradicted as MemoryItem[]),
+      section(`expiring within ${d.within_hours as number}h`, d.expiring as MemoryItem[], (i) => `\n  ${p.dim(`expires ${i.expires_at ?? ''}`)}`),
+    ].join('\n\n');
+  },
+  decision: (d, p) => `${d.action as string} ${p.id(d.id as string)} v${(d.item as MemoryItem).version}`,
   init: (d, p) =>
     `${d.created ? 'Initialised' : 'Already initialised'} ${p.bold(d.path as string)}\n${p.dim('tokenizer')} ${d.fts_tokenizer as string}`,
 };

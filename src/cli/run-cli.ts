@@ -10,6 +10,7 @@ import { Command, CommanderError } from 'commander';
 import { discoverStore } from '../config/discover-store.js';
 import type { Engram } from '../engram.js';
 import { EngramError, toEngramError } from '../errors.js';
+import { SECRECY_TIERS, type Secrecy } from '../types.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
@@ -104,6 +105,14 @@ function fromCommander(error: CommanderError, program: Command, argv: string[]):
   return new EngramError('PARAM_ERROR', message, { hint, details: { commander: error.code } });
 }
 
+function secrecyFromEnv(value: string | undefined): Secrecy | undefined {
+  if (value === undefined || value === '') return undefined;
+  if ((SECRECY_TIERS as readonly string[]).includes(value)) return value as Secrecy;
+  throw new EngramError('PARAM_ERROR', `Invalid ENGRAM_SECRECY '${value}'`, {
+    hint: `Valid values: ${SECRECY_TIERS.join(', ')}`,
+  });
+}
+
 async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
   const program = new Command('engram')
     .description('Persistent, governed, searchable memory for LLM agents, in one SQLite file.')
@@ -191,6 +200,7 @@ export async function runCli(io: CliIo): Promise<number> {
               path,
               session: globals.session ?? io.env.ENGRAM_SESSION ?? null,
               fullText: io.env.ENGRAM_FTS !== 'off',
+              secrecy: secrecyFromEnv(io.env.ENGRAM_SECRECY),
             });
             opened.push(engram);
             return engram;

@@ -1,33 +1,87 @@
 /**
- * The single gate every write passes before it is stored. The policy engine plugs in here as an
- * {@link AdmissionHook}; the built-in rule is the one every item needs: content is not empty.
+ * The single gate every write passes before it is stored: content must not be empty, then the
+ * policy engine decides. A rejected write throws POLICY_REJECTED and stores nothing; a quarantined
+ * one is stored as STM, not injectable, expiring in {@link QUARANTINE_HOURS} hours unless verified.
+ * An optional {@link AdmissionHook} (library users' own rules) runs last.
  */
 import { EngramError } from '../errors.js';
+import { evaluatePolicy, type PolicyMatch, type PolicyVerdict } from '../policy/evaluate.js';
+import type { PolicyGroup } from '../policy/rules.js';
 import type { MemoryItem } from '../types.js';
+import { addHours } from '../util/time.js';
 
-export type WriteOperation = 'put' | 'import';
+export type WriteOperation = 'put' | 'import' | 'ingest' | 'pull' | 'propose' | 'consolidate' | 'verify';
 
 export interface AdmissionContext {
   operation: WriteOperation;
   actor: string | null;
+  /** The write's timestamp (UTC ISO-8601), the start of a quarantine. */
+  now: string;
+  /** Privileged writers (MCP `memory_write`, history replay) skip the quarantine rules only. */
+  privileged?: boolean;
 }
 
 /**
- * Inspects an item about to be stored. Returns the item to store (possibly changed, e.g.
- * quarantined) or throws an EngramError (POLICY_REJECTED) to refuse the write.
+ * Inspects an item about to be stored. Returns the item to store (possibly changed) or throws an
+ * EngramError (POLICY_REJECTED) to refuse the write.
  */
 export type AdmissionHook = (item: MemoryItem, context: AdmissionContext) => MemoryItem;
 
-/** Admits `item` through the built-in rules, then the optional policy hook. */
-export function admitWrite(
-  item: MemoryItem,
-  context: AdmissionContext,
-  hook: AdmissionHook | undefined,
-): MemoryItem {
+export interface Admission {
+  item: MemoryItem;
+  policy: PolicyVerdict;
+}
+
+/** How long a quarantined item lives unless `engram verify` keeps it. */
+export const QUARANTINE_HOURS = 72;
+
+/** Operations whose content comes from a model and must say where it comes from (KOAS). */
+const PROPOSALS: ReadonlySet<WriteOperation> = new Set(['propose']);
+
+const HINTS: Partial<Record<PolicyGroup, string>> = {
+  secret: 'Remove the secret; store where it lives (a vault path, an env var name) instead.',
+  injection: 'Memory must not address the model; state the fact itself.',
+  instruction: 'Store what a tool call did or found, not the call itself.',
+  size: 'Use `engram ingest FILE` (it chunks long text) or store it as --type pointer.',
+};
+
+/** The POLICY_REJECTED error for a verdict: rule ids, masked excerpts, and what to do instead. */
+export function policyRejected(policy: PolicyVerdict): EngramError {
+  const rejecting = policy.matches.filter((m) => m.action === 'reject');
+  const first = rejecting[0]?.group;
+  return new EngramError('POLICY_REJECTED', `Rejected by policy: ${rejecting.map((m) => m.rule).join(', ')}`, {
+    hint: (first && HINTS[first]) ?? 'See `engram policy rules`.',
+    details: { rules: policy.matches satisfies PolicyMatch[] },
+  });
+}
+
+function quarantine(item: MemoryItem, now: string): MemoryItem {
+  const until = addHours(now, QUARANTINE_HOURS);
+  return {
+    ...item,
+    quarantined: true,
+    injectable: false,
+    tier: 'stm',
+    validation: 'unverified',
+    expires_at: item.expires_at !== null && item.expires_at < until ? item.expires_at : until,
+  };
+}
+
+/** Admits `item` through the built-in rules, the policy engine, then the optional hook. */
+export function admitWrite(item: MemoryItem, context: AdmissionContext, hook?: AdmissionHook): Admission {
   if (item.content.trim() === '') {
     throw new EngramError('EMPTY_INPUT', 'Content is empty', {
       hint: 'Give content with --content, --file PATH, or on stdin.',
     });
   }
-  return hook === undefined ? item : hook(item, context);
+  const policy = evaluatePolicy(item, {
+    privileged: context.privileged,
+    requireProvenance: PROPOSALS.has(context.operation),
+  });
+  if (policy.verdict === 'reject') throw policyRejected(policy);
+  let admitted = policy.verdict === 'quarantine' && !item.quarantined ? quarantine(item, context.now) : item;
+  // Quarantine holds until `verify`: no later write makes the item injectable on its own.
+  if (admitted.quarantined && admitted.injectable) admitted = { ...admitted, injectable: false };
+  if (hook !== undefined) admitted = hook(admitted, context);
+  return { item: admitted, policy };
 }

@@ -55,6 +55,7 @@ export function createItem(id: string, fields: ItemFields, now: string): MemoryI
     updated_at: now,
     expires_at: fields.expires_at ?? null,
     archived: false,
+    quarantined: false,
   };
 }
 
@@ -135,6 +136,7 @@ export function importedToItem(line: ImportedItem, id: string, now: string): Mem
     updated_at: line.updated_at ?? created,
     expires_at: line.expires_at,
     archived: line.archived,
+    quarantined: line.quarantined,
   };
 }
 

@@ -32,7 +32,8 @@ export interface ImportContext {
   store: Store;
   actor: string | null;
   now: () => string;
-  admit: (item: MemoryItem) => MemoryItem;
+  /** Admission of one item; history (`privileged`) is checked for what must never be stored only. */
+  admit: (item: MemoryItem, privileged?: boolean) => MemoryItem;
 }
 
 interface Prepared {
@@ -53,7 +54,7 @@ function prepareLine(text: string, context: ImportContext, now: string): Prepare
   return {
     item,
     // History passes admission too: an old version must not smuggle in what the policy refuses.
-    revisions: revisions.map((r) => ({ ...r, item: context.admit(importedToItem(r.item, id, now)) })),
+    revisions: revisions.map((r) => ({ ...r, item: context.admit(importedToItem(r.item, id, now), true) })),
   };
 }
 

@@ -77,6 +77,7 @@ export const listFilterSchema = z.strictObject({
   tags: terms.optional(),
   scope: text.optional(),
   archived: z.enum(['exclude', 'only', 'include']).optional(),
+  quarantined: z.enum(['exclude', 'only', 'include']).optional(),
   since: timestamp.optional(),
   until: timestamp.optional(),
   sort: z.enum(['updated', 'created']).optional(),
@@ -116,6 +117,7 @@ export const importItemSchema = z.object({
   updated_at: timestamp.optional(),
   expires_at: timestamp.nullable().default(null),
   archived: z.boolean().default(false),
+  quarantined: z.boolean().default(false),
 });
 
 export const importRevisionSchema = z.object({
@@ -143,6 +145,7 @@ export const searchInputSchema = listFilterSchema.omit({ sort: true, limit: true
   injectable: z.boolean().optional(),
   sort: z.enum(SORTS).optional(),
   explain: z.boolean().optional(),
+  secrecy: z.enum(SECRECY_TIERS).optional(),
 });
 
 export type SearchInput = z.input<typeof searchInputSchema>;
@@ -157,6 +160,7 @@ export const recallInputSchema = z.strictObject({
   type: z.enum(ITEM_TYPES).optional(),
   scope: text.optional(),
   tags: terms.optional(),
+  secrecy: z.enum(SECRECY_TIERS).optional(),
 });
 
 export type RecallInput = z.input<typeof recallInputSchema>;

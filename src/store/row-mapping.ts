@@ -29,6 +29,7 @@ export const ITEM_COLUMNS = [
   'updated_at',
   'expires_at',
   'archived',
+  'quarantined',
 ] as const;
 
 export type ItemRow = Record<(typeof ITEM_COLUMNS)[number], unknown> & {
@@ -70,6 +71,7 @@ export function rowToItem(row: ItemRow): MemoryItem {
     updated_at: row.updated_at as string,
     expires_at: row.expires_at as string | null,
     archived: row.archived === 1,
+    quarantined: row.quarantined === 1,
   };
 }
 
@@ -81,5 +83,6 @@ export function itemToParams(item: MemoryItem): Record<string, unknown> {
     provenance: item.provenance === null ? null : JSON.stringify(item.provenance),
     injectable: item.injectable ? 1 : 0,
     archived: item.archived ? 1 : 0,
+    quarantined: item.quarantined ? 1 : 0,
   };
 }

@@ -19,7 +19,7 @@ import { toStoreError, withBusyRetry } from './sql-error.js';
 
 export type { SqliteOptions } from './open-database.js';
 
-import type { DeleteCounts, IndexText, ListFilter, ListPage, ScoredItem, Store } from './store.js';
+import type { DeleteCounts, IndexText, ListFilter, ListPage, ListSort, ScoredItem, Store } from './store.js';
 
 const ITEM_FIELDS = `i.*,
   (SELECT json_group_array(tag) FROM (SELECT tag FROM memory_tags WHERE item_id = i.id ORDER BY position)) AS tags_json,
@@ -79,11 +79,19 @@ function listQuery(filter: ListFilter, driveFromTags = true): { from: string; wh
   const archived = filter.archived ?? 'exclude';
   if (archived === 'exclude') clauses.push('i.archived = 0');
   if (archived === 'only') clauses.push('i.archived = 1');
+  const quarantined = filter.quarantined ?? 'include';
+  if (quarantined === 'exclude') clauses.push('i.quarantined = 0');
+  if (quarantined === 'only') clauses.push('i.quarantined = 1');
   if (filter.injectable !== undefined) clauses.push(`i.injectable = ${filter.injectable ? 1 : 0}`);
   if (filter.live_at !== undefined) {
     clauses.push('(i.expires_at IS NULL OR i.expires_at > ?)');
     params.push(filter.live_at);
   }
+  if (filter.expires_before !== undefined) {
+    clauses.push('i.expires_at <= ?');
+    params.push(filter.expires_before);
+  }
+  equal('validation', filter.validation);
   if (filter.since !== undefined) {
     clauses.push('i.updated_at >= ?');
     params.push(filter.since);
@@ -94,6 +102,12 @@ function listQuery(filter: ListFilter, driveFromTags = true): { from: string; wh
   }
   return { from, where: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
 }
+
+const LIST_ORDER: Readonly<Record<ListSort, string>> = {
+  updated: 'i.updated_at DESC, i.id DESC',
+  created: 'i.created_at DESC, i.id DESC',
+  expires: 'i.expires_at ASC, i.id ASC',
+};
 
 /** FTS5 column weights for bm25(): title, content, tags, entities, segmented. */
 const BM25_WEIGHTS = '10.0, 1.0, 5.0, 3.0, 1.0';
@@ -300,14 +314,14 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     listItems: (filter: ListFilter): ListPage =>
       guard(() => {
         const query = listQuery(filter);
-        const order = filter.sort === 'created' ? 'i.created_at' : 'i.updated_at';
+        const order = LIST_ORDER[filter.sort ?? 'updated'];
         const total = db
           .prepare(`SELECT count(*) FROM ${query.from} ${query.where}`)
           .pluck()
           .get(...query.params) as number;
         const rows = db
           .prepare(
-            `SELECT ${ITEM_FIELDS} FROM ${query.from} ${query.where} ORDER BY ${order} DESC, i.id DESC LIMIT ? OFFSET ?`,
+            `SELECT ${ITEM_FIELDS} FROM ${query.from} ${query.where} ORDER BY ${order} LIMIT ? OFFSET ?`,
           )
           .all(...query.params, filter.limit ?? -1, filter.offset ?? 0) as ItemRow[];
         return { items: rows.map(rowToItem), total };
@@ -423,9 +437,10 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       guard(() => {
         const counts = db
           .prepare(
-            'SELECT count(*) AS total, coalesce(sum(archived), 0) AS archived FROM memory_items',
+            `SELECT count(*) AS total, coalesce(sum(archived), 0) AS archived,
+               coalesce(sum(quarantined AND NOT archived), 0) AS quarantined FROM memory_items`,
           )
-          .get() as { total: number; archived: number };
+          .get() as { total: number; archived: number; quarantined: number };
         return {
           path,
           schema_version: readSchemaVersion(db),
@@ -433,6 +448,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
           total: counts.total,
           active: counts.total - counts.archived,
           archived: counts.archived,
+          quarantined: counts.quarantined,
           by_tier: countBy(db, 'tier'),
           by_type: countBy(db, 'type'),
           by_layer: countBy(db, 'layer'),

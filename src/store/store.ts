@@ -12,10 +12,12 @@ import type {
   Revision,
   StoreStats,
   Tier,
+  Validation,
 } from '../types.js';
 
 export type ArchivedFilter = 'exclude' | 'only' | 'include';
-export type ListSort = 'updated' | 'created';
+/** Newest update first, newest creation first, or soonest expiry first. */
+export type ListSort = 'updated' | 'created' | 'expires';
 
 /** Filters for {@link Store.listItems}. All given filters must match (AND). */
 export interface ListFilter {
@@ -30,10 +32,15 @@ export interface ListFilter {
   tags?: readonly string[];
   scope?: string;
   archived?: ArchivedFilter;
+  /** Items held by the write policy: included by default. */
+  quarantined?: ArchivedFilter;
   /** Only items that may be pasted into prompts. */
   injectable?: boolean;
   /** Only items not expired at this time (ISO-8601). */
   live_at?: string;
+  /** Only items expiring at or before this time (ISO-8601). */
+  expires_before?: string;
+  validation?: Validation;
   /** Inclusive lower bound on `updated_at` (ISO-8601). */
   since?: string;
   /** Exclusive upper bound on `updated_at` (ISO-8601). */

@@ -44,3 +44,8 @@ export function isCanonicalTimestamp(text: string): boolean {
   const date = new Date(text);
   return !Number.isNaN(date.getTime()) && date.toISOString() === text;
 }
+
+/** `hours` after the canonical timestamp `at`, in canonical form. */
+export function addHours(at: string, hours: number): string {
+  return new Date(new Date(at).getTime() + hours * UNIT_MS.h!).toISOString();
+}

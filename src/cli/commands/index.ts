@@ -88,4 +88,24 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'Import JSON Lines (from `engram export`), upserting by id',
     load: () => import('./import.js'),
   },
+  {
+    name: 'review',
+    summary: 'List quarantined, contradicted and soon-expiring items waiting for a decision',
+    load: () => import('./review.js'),
+  },
+  {
+    name: 'verify',
+    summary: 'Verify an item: injectable, quarantine and expiry cleared (secrets still rejected)',
+    load: () => import('./decide.js'),
+  },
+  {
+    name: 'reject',
+    summary: 'Reject an item held for review: archived, never injected',
+    load: () => import('./decide.js'),
+  },
+  {
+    name: 'policy',
+    summary: 'Dry-run the write policy on a text (policy check), or list its rules (policy rules)',
+    load: () => import('./policy.js'),
+  },
 ];

@@ -124,5 +124,11 @@ async function putCommand(
     secrecy: flags.secrecy,
     expires_at: flags.expires,
   });
+  if (result.policy.verdict === 'quarantine' && result.action !== 'unchanged') {
+    const rules = result.policy.matches.map((m) => m.rule).join(', ');
+    ctx.warn(
+      `quarantined by policy (${rules}): stored, never injected, expires ${result.item.expires_at ?? 'never'}; keep it with \`engram verify ${result.item.id}\``,
+    );
+  }
   return { kind: 'data', view: 'put', data: { ...result } };
 }

@@ -5,9 +5,9 @@
  */
 import type { Command } from 'commander';
 import { EngramError } from '../../errors.js';
-import { ITEM_TYPES, TIERS } from '../../types.js';
+import { ITEM_TYPES, type Secrecy, TIERS } from '../../types.js';
 import type { CliContext, CommandOutput } from '../context.js';
-import { enumOption, exampleText, intOption, listOption } from '../options.js';
+import { enumOption, exampleText, intOption, listOption, secrecyOption } from '../options.js';
 import type { Runner } from '../runner.js';
 
 interface RecallFlags {
@@ -18,6 +18,7 @@ interface RecallFlags {
   type?: (typeof ITEM_TYPES)[number];
   scope?: string;
   tags?: string[];
+  secrecy?: Secrecy;
 }
 
 export function configure(command: Command, run: Runner): void {
@@ -34,6 +35,7 @@ export function configure(command: Command, run: Runner): void {
     .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
     .option('--scope <scope>', 'scope')
     .addOption(listOption('--tags <tags>', 'all of these tags'))
+    .addOption(secrecyOption())
     .addHelpText(
       'after',
       exampleText(
@@ -63,6 +65,7 @@ async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags)
     type: flags.type,
     scope: flags.scope,
     tags: flags.tags,
+    secrecy: flags.secrecy,
   });
   return { kind: 'block', text: result.inject_text, data: { ...result } };
 }

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import type { CliContext, CommandOutput } from '../context.js';
 import { addFilterOptions, type FilterFlags, filterFromFlags } from '../filter-options.js';
 import { SORTS, type SearchSort } from '../../search/rank.js';
-import { enumOption, exampleText, intOption } from '../options.js';
+import { enumOption, exampleText, intOption, secrecyOption } from '../options.js';
+import type { Secrecy } from '../../types.js';
 import type { Runner } from '../runner.js';
 
 interface SearchFlags extends FilterFlags {
@@ -11,6 +12,8 @@ interface SearchFlags extends FilterFlags {
   sort?: SearchSort;
   explain?: boolean;
   injectable?: boolean;
+  includeQuarantined?: boolean;
+  secrecy?: Secrecy;
 }
 
 export function configure(command: Command, run: Runner): void {
@@ -18,6 +21,8 @@ export function configure(command: Command, run: Runner): void {
     .addOption(intOption('-k, --k <n>', 'at most n results (default 10)', 1))
     .addOption(enumOption('--sort <order>', 'order of the hits (default relevance)', SORTS))
     .option('--injectable', 'only items that recall may paste into prompts')
+    .option('--include-quarantined', 'also items held by the write policy (flagged [QUARANTINED])')
+    .addOption(secrecyOption())
     .option('--explain', 'show every ranking factor of each hit')
     .addHelpText(
       'after',
@@ -35,6 +40,8 @@ async function searchCommand(ctx: CliContext, query: string, flags: SearchFlags)
     sort: flags.sort,
     explain: flags.explain,
     injectable: flags.injectable,
+    ...(flags.includeQuarantined && !flags.quarantined ? { quarantined: 'include' } : {}),
+    secrecy: flags.secrecy,
   });
   if (!result.fts) ctx.warn('full-text index unavailable: substring (LIKE) search, unranked by BM25');
   return { kind: 'data', view: 'search', data: { ...result } };

@@ -1,8 +1,9 @@
 /** Every migration, in order. The last one's version is the schema version this code speaks. */
 import { MIGRATION_0001 } from './0001-initial.js';
 import { MIGRATION_0002 } from './0002-fulltext.js';
+import { MIGRATION_0003 } from './0003-quarantine.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [MIGRATION_0001, MIGRATION_0002];
+export const MIGRATIONS: readonly Migration[] = [MIGRATION_0001, MIGRATION_0002, MIGRATION_0003];
 
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,24 @@
+/**
+ * `engram verify ID` and `engram reject ID [--reason TEXT]`: the two decisions on an item that
+ * `engram review` lists. Verify makes it injectable (the reject rules are checked again); reject
+ * archives it.
+ */
+import type { Command } from 'commander';
+import type { CliContext, CommandOutput } from '../context.js';
+import { exampleText } from '../options.js';
+import type { Runner } from '../runner.js';
+
+export function configure(command: Command, run: Runner): void {
+  const verify = command.name() === 'verify';
+  command.argument('<id>', 'item id');
+  if (!verify) command.option('--reason <text>', 'why it was rejected (kept in the event)');
+  command
+    .addHelpText('after', exampleText(`engram ${command.name()} MEM-0123456789ab${verify ? '' : ' --reason "outdated"'}`))
+    .action(
+      run(async (ctx: CliContext, id: string, flags: { reason?: string }): Promise<CommandOutput> => {
+        const engram = await ctx.open({ write: true });
+        const decision = verify ? await engram.verify(id) : await engram.reject(id, { reason: flags.reason });
+        return { kind: 'data', view: 'decision', data: { ...decision } };
+      }),
+    );
+}

@@ -1,0 +1,105 @@
+/**
+ * Review of what the write policy held back (KOAS §5.3, mem-context's review): the quarantined,
+ * contradicted and soon-expiring items, and the two decisions on one of them — verify (it becomes
+ * injectable, after the reject rules are checked again) or reject (it is archived).
+ */
+import { EngramError } from '../errors.js';
+import { evaluatePolicy } from '../policy/evaluate.js';
+import type { Store } from '../store/store.js';
+import type { MemoryItem } from '../types.js';
+import { addHours } from '../util/time.js';
+import { policyRejected } from './admission.js';
+import { hasChanges, nextVersion } from './build-item.js';
+import { recordWrite } from './journal.js';
+
+export interface QuarantinedItem extends MemoryItem {
+  /** The rules that put the item in quarantine, from its write events. */
+  policy_rules: string[];
+}
+
+export interface ReviewReport {
+  quarantined: QuarantinedItem[];
+  contradicted: MemoryItem[];
+  /** Live items whose `expires_at` falls within the review window. */
+  expiring: MemoryItem[];
+  within_hours: number;
+}
+
+export interface ReviewDecision {
+  id: string;
+  action: 'verified' | 'rejected' | 'unchanged';
+  item: MemoryItem;
+}
+
+function quarantineRules(store: Store, id: string): string[] {
+  const events = store.listEvents(id);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const policy = events[i]?.details.policy as { rules?: unknown } | undefined;
+    if (Array.isArray(policy?.rules)) return policy.rules.filter((r): r is string => typeof r === 'string');
+  }
+  return [];
+}
+
+export function reviewItems(store: Store, now: string, withinHours: number, limit: number): ReviewReport {
+  const quarantined = store
+    .listItems({ quarantined: 'only', limit })
+    .items.map((item) => ({ ...item, policy_rules: quarantineRules(store, item.id) }));
+  const contradicted = store.listItems({ validation: 'contradicted', limit }).items;
+  const expiring = store.listItems({
+    live_at: now,
+    expires_before: addHours(now, withinHours),
+    sort: 'expires',
+    limit,
+  }).items;
+  return { quarantined, contradicted, expiring, within_hours: withinHours };
+}
+
+function requireLive(store: Store, id: string): MemoryItem {
+  const item = store.getItem(id);
+  if (item === undefined) {
+    throw new EngramError('NOT_FOUND', `No memory item with id ${id}`, {
+      hint: 'Use `engram review` to list items waiting for a decision.',
+      details: { id },
+    });
+  }
+  return item;
+}
+
+/** Marks an item verified and injectable, clears its expiry and quarantine; secrets still reject. */
+export function verifyItem(store: Store, actor: string | null, id: string, now: string): ReviewDecision {
+  return store.transaction(() => {
+    const existing = requireLive(store, id);
+    if (existing.archived) {
+      throw new EngramError('PARAM_ERROR', `Item ${id} is archived`, {
+        hint: 'Only live items can be verified; restore it with `engram put --id ID --content …` first.',
+        details: { id },
+      });
+    }
+    const policy = evaluatePolicy(existing, { privileged: true });
+    if (policy.verdict === 'reject') throw policyRejected(policy);
+    const next = { ...existing, validation: 'verified', injectable: true, expires_at: null, quarantined: false } as const;
+    if (!hasChanges(existing, next)) return { id, action: 'unchanged', item: existing };
+    const item = nextVersion(existing, next, now);
+    store.updateItem(item);
+    recordWrite(store, actor, item, 'verify', { was_quarantined: existing.quarantined });
+    return { id, action: 'verified', item };
+  });
+}
+
+/** Refuses an item: it is archived (history and events keep the audit trail). */
+export function rejectItem(
+  store: Store,
+  actor: string | null,
+  id: string,
+  now: string,
+  reason: string | undefined,
+): ReviewDecision {
+  return store.transaction(() => {
+    const existing = requireLive(store, id);
+    if (existing.archived) return { id, action: 'unchanged', item: existing };
+    const item = nextVersion(existing, { ...existing, archived: true, injectable: false }, now);
+    store.updateItem(item);
+    recordWrite(store, actor, item, 'reject', reason === undefined ? {} : { reason });
+    return { id, action: 'rejected', item };
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * The views of a text the policy rules look at. Evasions are undone before matching: compatibility
+ * forms (fullwidth, mathematical letters) by NFKC, invisible characters (zero-width, bidi controls,
+ * soft hyphens) removed, Cyrillic and Greek look-alikes folded to Latin, words or tokens split over
+ * lines joined, and base64-wrapped text decoded. Pure functions, no I/O.
+ */
+
+/** Cyrillic and Greek letters that render like Latin ones (Unicode confusables, the common set). */
+const CONFUSABLES: Readonly<Record<string, string>> = Object.freeze({
+  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y',
+  х: 'x', і: 'i', ї: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l', ɡ: 'g', ո: 'n',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', І: 'I',
+  Ј: 'J', Ѕ: 'S', Ү: 'Y',
+  α: 'a', β: 'b', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y',
+  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T',
+  Υ: 'Y', Χ: 'X',
+});
+
+const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
+/** Format characters (zero-width space/joiners, bidi controls, BOM, soft hyphen) and variation selectors. */
+const INVISIBLE = /[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/gu;
+const LINE_BREAK = /[ \t]*(?:\r\n|\r|\n)[ \t]*/g;
+const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+/** Decoding stops after this many base64 runs per text; enough for any honest memory. */
+const MAX_DECODED = 16;
+
+/** NFKC, invisible characters removed, look-alike letters folded to Latin. */
+export function normalise(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c] ?? c);
+}
+
+/**
+ * For phrase rules: diacritics removed (é → e), typographic apostrophes made plain, and every run
+ * of whitespace made one space.
+ */
+export function foldPhrases(normalised: string): string {
+  return normalised
+    .normalize('NFD')
+    .replace(/\p{Mn}+/gu, '')
+    .replace(/[\u2018\u2019\u02BC]/g, '\'')
+    .replace(/\s+/g, ' ');
+}
+
+/** Line breaks (with the indentation around them) removed: undoes a token split over lines. */
+export function joinLines(normalised: string): string {
+  return normalised.replace(LINE_BREAK, '');
+}
+
+function printableRatio(text: string): number {
+  let printable = 0;
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code === 9 || code === 10 || code === 13 || (code >= 32 && code !== 127 && code !== 0xfffd)) printable++;
+  }
+  return printable / Math.max(1, [...text].length);
+}
+
+/**
+ * Text hidden in base64 runs (standard or URL-safe alphabet) that decodes to readable UTF-8.
+ * Hashes, ids and binary blobs decode to noise and are ignored.
+ */
+export function decodeBase64Runs(normalised: string): string[] {
+  const decoded: string[] = [];
+  for (const match of normalised.matchAll(BASE64_RUN)) {
+    if (decoded.length >= MAX_DECODED) break;
+    const run = match[0];
+    // Hex strings (hashes) and plain words are valid base64 but never hide text.
+    if (/^[0-9a-f]+$/i.test(run) || !/[0-9+/=_-]|[a-z][A-Z]|[A-Z][a-z]/.test(run.slice(1))) continue;
+    const text = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+    if (text.length >= 8 && printableRatio(text) >= 0.95) decoded.push(text);
+  }
+  return decoded;
+}
