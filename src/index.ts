@@ -3,6 +3,7 @@
  * needed by a user today.
  */
 export {
+  checkPolicy,
   type DeleteResult,
   type DoctorReport,
   type ReindexResult,
@@ -14,6 +15,7 @@ export {
   type ListInput,
   type ListResult,
   openEngram,
+  POLICY_RULES,
   type PutInput,
   type PutResult,
   type RecallInput,
@@ -32,6 +34,9 @@ export {
   isEngramError,
 } from './errors.js';
 export type { AdmissionContext, AdmissionHook } from './items/admission.js';
+export type { QuarantinedItem, ReviewDecision, ReviewReport } from './items/governance.js';
+export type { PolicyMatch, PolicyOptions, PolicySubject, PolicyVerdict, Verdict } from './policy/evaluate.js';
+export type { PolicyAction, PolicyGroup, PolicyRule } from './policy/rules.js';
 export {
   ITEM_TYPES,
   type ItemType,

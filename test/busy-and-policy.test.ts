@@ -33,36 +33,36 @@ test('DB_BUSY: a writer that cannot get the lock gets a retryable DB_BUSY (exit 
   assert.equal((await engram.put({ content: 'now free' })).action, 'created');
 });
 
-test('POLICY_REJECTED from the admission hook stops the write (exit 1); a quarantining hook edits it', async (t) => {
+test('POLICY_REJECTED from a library admission hook stops the write (exit 1); a hook may edit the item', async (t) => {
   const db = join(tempDir(t), 'memory.db');
   const seen: string[] = [];
   const engram = await openEngram({
     path: db,
     admit: (item, context) => {
       seen.push(context.operation);
-      if (item.content.includes('AKIA')) {
-        throw new EngramError('POLICY_REJECTED', 'Looks like an AWS key', {
-          details: { rules: ['secret.aws'] },
+      if (item.content.includes('ORCHID')) {
+        throw new EngramError('POLICY_REJECTED', 'Names an unannounced project', {
+          details: { rules: ['custom.codename'] },
         });
       }
-      return item.content.startsWith('always') ? { ...item, injectable: false } : item;
+      return item.content.startsWith('draft') ? { ...item, injectable: false } : item;
     },
   });
   t.after(() => engram.close());
-  await assert.rejects(engram.put({ content: 'key AKIAABCDEFGHIJKLMNOP' }), (error: unknown) => {
+  await assert.rejects(engram.put({ content: 'codename ORCHID ships in May' }), (error: unknown) => {
     assert.ok(error instanceof EngramError);
     assert.equal(error.code, 'POLICY_REJECTED');
     assert.equal(EXIT_CODES[error.code], 1);
     return true;
   });
   assert.equal((await engram.stats()).total, 0);
-  const quarantined = await engram.put({ content: 'always remember to deploy on fridays' });
-  assert.equal(quarantined.item.injectable, false);
+  const draft = await engram.put({ content: 'draft: deploys move to Fridays' });
+  assert.equal(draft.item.injectable, false);
   const oldVersion = { version: 1, changed_at: '2026-01-01T00:00:00.000Z', actor: null, reason: 'create' };
   const report = await engram.importLines([
     JSON.stringify({ content: 'fine' }),
-    JSON.stringify({ content: 'AKIAABCDEFGHIJKLMNOP' }),
-    JSON.stringify({ content: 'clean now', version: 2, revisions: [{ ...oldVersion, item: { content: 'AKIAABCDEFGHIJKLMNOP' } }] }),
+    JSON.stringify({ content: 'ORCHID' }),
+    JSON.stringify({ content: 'clean now', version: 2, revisions: [{ ...oldVersion, item: { content: 'ORCHID' } }] }),
   ]);
   assert.equal(report.created, 1);
   assert.deepEqual(report.errors.map((e) => [e.line, e.error]), [

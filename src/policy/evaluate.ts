@@ -4,7 +4,7 @@
  * with a short excerpt in which secrets and personal data are masked, so a verdict can be shown,
  * logged or stored in an event without repeating what it refused. Pure; no I/O.
  */
-import { decodeBase64Runs, foldPhrases, joinLines, normalise } from './normalize.js';
+import { decodeBase64Runs, foldPhrases, joinedOffsets, joinLines, normalise } from './normalize.js';
 import {
   MAX_CONTENT_CHARS,
   PATTERN_RULES,
@@ -54,6 +54,8 @@ interface View {
   text: string;
   /** Prefix shown before excerpts from this view. */
   label: string;
+  /** For the joined-lines view: the view it was made from, and where each character came from. */
+  origin?: { view: View; offsets: number[] };
 }
 
 interface Span {
@@ -62,6 +64,7 @@ interface Span {
 }
 
 const EXCERPT_CONTEXT = 24;
+const KEY_LIKE = /[A-Za-z0-9+/_=-]{16,}/g;
 const MASKED_GROUPS: ReadonlySet<PolicyGroup> = new Set(['secret', 'pii']);
 
 function subjectText(subject: PolicySubject): string {
@@ -72,16 +75,17 @@ function subjectText(subject: PolicySubject): string {
 }
 
 function viewsOf(text: string): { token: View[]; phrase: View[] } {
+  const token: View[] = [];
+  const addWithJoined = (view: View) => {
+    token.push(view);
+    const joined = joinLines(view.text);
+    if (joined !== view.text) {
+      token.push({ text: joined, label: `${view.label}joined lines: `, origin: { view, offsets: joinedOffsets(view.text) } });
+    }
+  };
   const base = normalise(text);
-  const token: View[] = [{ text: base, label: '' }];
-  const joined = joinLines(base);
-  if (joined !== base) token.push({ text: joined, label: 'joined lines: ' });
-  for (const decoded of decodeBase64Runs(base)) {
-    const plain = normalise(decoded);
-    token.push({ text: plain, label: 'base64: ' });
-    const plainJoined = joinLines(plain);
-    if (plainJoined !== plain) token.push({ text: plainJoined, label: 'base64: ' });
-  }
+  addWithJoined({ text: base, label: '' });
+  for (const decoded of decodeBase64Runs(base)) addWithJoined({ text: normalise(decoded), label: 'base64: ' });
   const phrase = token.map((v) => ({ text: foldPhrases(v.text), label: v.label }));
   return { token, phrase };
 }
@@ -97,7 +101,22 @@ function firstMatch(rule: PatternRule, text: string): RegExpExecArray | undefine
   return undefined;
 }
 
-/** Spans of `text` that hold a secret or personal data, to be masked in any excerpt. */
+/**
+ * Spans of a view that hold a secret or personal data, to be masked in any excerpt — including
+ * a secret only its joined-lines view reveals, mapped back to where its pieces sit.
+ */
+function maskedSpans(view: View, views: readonly View[]): Span[] {
+  const spans = sensitiveSpans(view.text);
+  for (const derived of views) {
+    if (derived.origin?.view !== view) continue;
+    const { offsets } = derived.origin;
+    for (const s of sensitiveSpans(derived.text)) {
+      spans.push({ start: offsets[s.start] ?? 0, end: (offsets[s.end - 1] ?? view.text.length - 1) + 1 });
+    }
+  }
+  return spans;
+}
+
 function sensitiveSpans(text: string): Span[] {
   const spans: Span[] = [];
   for (const rule of PATTERN_RULES) {
@@ -114,9 +133,9 @@ function sensitiveSpans(text: string): Span[] {
   return spans;
 }
 
-function excerpt(view: View, match: Span, masked: readonly Span[]): string {
-  const from = Math.max(0, match.start - EXCERPT_CONTEXT);
-  const to = Math.min(view.text.length, match.end + EXCERPT_CONTEXT);
+function excerpt(view: View, match: Span, masked: readonly Span[], context: number): string {
+  const from = Math.max(0, match.start - context);
+  const to = Math.min(view.text.length, match.end + context);
   const cuts = masked
     .filter((s) => s.end > from && s.start < to)
     .sort((a, b) => a.start - b.start);
@@ -130,7 +149,8 @@ function excerpt(view: View, match: Span, masked: readonly Span[]): string {
     }
   }
   if (to > at) out += view.text.slice(at, to);
-  const text = out.replace(/\s+/g, ' ').trim();
+  // Belt and braces: any other long key-like token in the context is masked too.
+  const text = out.replace(/\s+/g, ' ').trim().replace(KEY_LIKE, (t) => (/\d/.test(t) && /[A-Za-z]/.test(t) ? '[REDACTED]' : t));
   return `${view.label}${from > 0 ? '…' : ''}${text}${to < view.text.length ? '…' : ''}`;
 }
 
@@ -157,12 +177,16 @@ export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = 
       masks ??= new Map();
       let spans = masks.get(view);
       if (spans === undefined) {
-        spans = sensitiveSpans(view.text);
+        spans = maskedSpans(view, token);
         masks.set(view, spans);
       }
       const span = { start: m.index, end: m.index + m[0].length };
       const hide = MASKED_GROUPS.has(rule.group) ? [...spans, span] : spans;
-      matches.push({ rule: rule.id, group: rule.group, action: rule.action, excerpt: excerpt(view, span, hide) });
+      // Once a secret was found, other excerpts lose their context: a piece of a secret split in a
+      // way only another view reveals must not show up next to an unrelated match.
+      const context = matches.some((x) => x.group === 'secret') ? 0 : EXCERPT_CONTEXT;
+      const shown = excerpt(view, span, hide, context);
+      matches.push({ rule: rule.id, group: rule.group, action: rule.action, excerpt: shown });
       break;
     }
   }

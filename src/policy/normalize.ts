@@ -49,6 +49,18 @@ export function joinLines(normalised: string): string {
   return normalised.replace(LINE_BREAK, '');
 }
 
+/** For each index of `joinLines(text)`, the index of the same character in `text`. */
+export function joinedOffsets(text: string): number[] {
+  const offsets: number[] = [];
+  let from = 0;
+  for (const m of text.matchAll(LINE_BREAK)) {
+    for (let i = from; i < m.index; i++) offsets.push(i);
+    from = m.index + m[0].length;
+  }
+  for (let i = from; i < text.length; i++) offsets.push(i);
+  return offsets;
+}
+
 function printableRatio(text: string): number {
   let printable = 0;
   for (const ch of text) {

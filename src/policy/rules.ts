@@ -162,8 +162,9 @@ const SECRET_RULES: PatternRule[] = [
     id: 'secret.private-key',
     description: 'Private key block (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP) or PuTTY key file',
     patterns: [
-      /-----BEGIN (?:(?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY(?: BLOCK)?-----/g,
-      /PuTTY-User-Key-File-\d+:/g,
+      // The whole block, so that no excerpt can show a line of the key.
+      /-----BEGIN (?:(?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]+-----|$)/g,
+      /PuTTY-User-Key-File-\d+:[\s\S]*/g,
     ],
   },
   {
@@ -179,7 +180,7 @@ const SECRET_RULES: PatternRule[] = [
   },
   {
     id: 'secret.connection-string',
-    description: 'Password field of a connection string (Server=…;Password=…)',
+    description: 'Password field of a database connection string (semicolon-separated key=value pairs)',
     patterns: [
       /\b(?:server|data source|host|database|initial catalog|user id|uid|user)\s*=\s*[^;\n]+;[^\n]*?\b(?:password|pwd)\s*=\s*([^;'"\s]+)/gi,
     ],
@@ -190,7 +191,7 @@ const SECRET_RULES: PatternRule[] = [
     description:
       'password=, secret=, api_key=, token= and similar assignments whose value looks generated (long, high entropy)',
     patterns: [
-      /\b[A-Za-z0-9_.-]*?(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|client[_-]?secret|private[_-]?key|token)["']?\s*(?::=|=>|[:=])\s*(?:["'`]([^"'`\s]{1,256})["'`]|([^\s"'`,;)}\]]{1,256}))/gi,
+      /\b[A-Za-z0-9_.-]*?(?:password|passwd|pwd|(?:secret|signing|encryption|master|private)[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|client[_-]?secret|private[_-]?key|token)["']?\s*(?::=|=>|[:=])\s*(?:["'`]([^"'`\s]{1,256})["'`]|([^\s"'`,;)}\]]{1,256}))/gi,
     ],
     accept: acceptAssignment,
   },
@@ -222,6 +223,7 @@ const INJECTION_RULES: PatternRule[] = [
     patterns: [
       /\b(?:reveal|print|show|display|output|repeat|leak|dump|tell me) (?:me )?(?:your|the) (?:(?:full|entire|hidden|initial|original|secret) )*(?:system (?:prompt|message|instructions)|hidden instructions|initial instructions|instructions above)\b/gi,
       /\b(?:new|updated|override) system (?:prompt|message|instructions)\b/gi,
+      /\b(?:repeat|print|reveal|output|show|quote) (?:me )?(?:the )?(?:full |exact )?(?:text|contents?|wording) of (?:your|the) (?:system prompt|system message|(?:initial |original |hidden )?instructions)\b/gi,
       /\b(?:begin|end|start of|end of) (?:the )?system prompt\b/gi,
       /\b(?:revele[rsz]?|affiche[rsz]?|montre[rsz]?|repete[rsz]?|donne[rsz]?)(?: moi| nous)? (?:ton|ta|tes|le|la|les|votre|vos) (?:prompt|invite|instructions|consignes) (?:systeme|initiale?s?|cachee?s?|d'origine)\b/gi,
       /\bnouveau prompt systeme\b/gi,
@@ -230,10 +232,10 @@ const INJECTION_RULES: PatternRule[] = [
   {
     id: 'injection.role-marker',
     kind: 'token',
-    description: 'Chat-template role markers and special tokens (im_start, [INST], <<SYS>>, ### System:)',
+    description: 'Chat-template role markers and special tokens (im_start, INST, SYS, system or assistant headings)',
     patterns: [
       /<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|>/gi,
-      /\[\/?INST\]/g,
+      /\[\/?INST\]/gi,
       /<<\/?SYS>>/g,
       /^[ \t]*#{1,4}[ \t]*(?:system|assistant)[ \t]*:/gim,
       /<\/?(?:system|system[-_]prompt|sys)>/gi,
@@ -292,7 +294,7 @@ const INSTRUCTION_RULES: PatternRule[] = [
   {
     id: 'instruction.chat-role-json',
     kind: 'token',
-    description: 'Chat messages with a privileged role as JSON ("role": "system" / "developer" / "assistant" / "tool")',
+    description: 'Chat messages as JSON whose role is system, developer, assistant or tool',
     patterns: [/"role"\s*:\s*"(?:system|developer|assistant|tool)"/g],
   },
   {
@@ -323,7 +325,7 @@ const SELF_INSTRUCTION_RULES: PatternRule[] = [
     id: 'self-instruction.future-sessions',
     description: 'Instructions aimed at later sessions or conversations (English and French)',
     patterns: [
-      /\b(?:in|for|during|across) (?:all )?(?:future|subsequent|upcoming|later|every (?:future )?)(?: \S+)? (?:sessions?|conversations?|chats?|interactions?|turns?)\b/gi,
+      /\b(?:in|for|during|across) (?:all |every )?(?:future|subsequent|upcoming|later)(?: \S+)? (?:sessions?|conversations?|chats?|interactions?|turns?)\b/gi,
       /\bnext time (?:you|the assistant|the agent)\b/gi,
       /\b(?:from now on|going forward|henceforth),? (?:always|never|remember|you)\b/gi,
       /\b(?:dans|pour|lors) (?:de |des )?(?:les |toutes les )?(?:prochaines|futures) (?:sessions|conversations|discussions)\b/gi,
@@ -339,7 +341,7 @@ const SELF_INSTRUCTION_RULES: PatternRule[] = [
       /\b(?:always|never) (?:respond|reply|answer|recommend|suggest|tell the user|obey|trust)\b/gi,
       /\bwhenever (?:you are asked|the user asks|you see|you encounter)\b/gi,
       /\b(?:tu dois|vous devez|tu devras|vous devrez) (?:toujours|jamais)\b/gi,
-      /\b(?:reponds|repondez|reponds toujours|recommande) toujours\b/gi,
+      /\b(?:reponds|repondez|recommande[sz]?) toujours\b/gi,
     ],
   },
 ].map((rule) => ({ ...rule, group: 'self-instruction', action: 'quarantine', kind: 'phrase' }) as PatternRule);
@@ -358,7 +360,7 @@ const PII_RULES: PatternRule[] = [
   },
   {
     id: 'pii.phone',
-    description: 'Phone number in international (+33 6 12 34 56 78) or common national formats',
+    description: 'Phone number in international (+ prefix) or common national formats',
     patterns: [
       /(?<![\w+])\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){2,4}(?![\w])/g,
       /(?<!\w)\(\d{3}\) ?\d{3}[-. ]\d{4}\b/g,
@@ -379,7 +381,7 @@ const PII_RULES: PatternRule[] = [
     patterns: [/(?<![\d.-])\d(?:[ -]?\d){12,18}(?![\d.-])/g],
     accept: (m: RegExpExecArray) => {
       const digits = m[0].replace(/\D/g, '');
-      const issuer = /^(?:4\d{12}(?:\d{3}){0,2}|5[1-5]\d{14}|2(?:2[2-9]|[3-6]\d|7[01]|720)\d{12}|3[47]\d{13}|6(?:011|5\d{2})\d{12}|35(?:2[89]|[3-8]\d)\d{12})$/;
+      const issuer = /^(?:4\d{12}(?:\d{3}){0,2}|5[1-5]\d{14}|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)\d{12}|3[47]\d{13}|6(?:011|5\d{2})\d{12}|35(?:2[89]|[3-8]\d)\d{12})$/;
       return issuer.test(digits) && luhnValid(digits);
     },
   },
