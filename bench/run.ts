@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
- * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes.
+ * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes;
+ * `BENCH_SUITES=policy,store` runs only those suites.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Row } from './stats.js';
 import { startupSuite } from './suites/startup.js';
+import { policySuite } from './suites/policy.js';
 import { locomoSuite, scifactSuite } from './suites/quality.js';
 import { storeSuite } from './suites/store.js';
 
@@ -36,8 +38,18 @@ console.log(
   `engram bench — node ${machine.node}, ${machine.cores} × ${machine.cpu}, ${machine.memory_gb} GiB`,
 );
 
+const suites: Record<string, () => Row[] | Promise<Row[]>> = {
+  startup: () => startupSuite(),
+  policy: () => policySuite(),
+  store: () => storeSuite(sizes),
+  scifact: () => scifactSuite(),
+  locomo: () => locomoSuite(),
+};
+const selected = (process.env.BENCH_SUITES ?? Object.keys(suites).join(',')).split(',');
 const results: Row[] = [];
-for (const suite of [() => startupSuite(), () => storeSuite(sizes), () => scifactSuite(), () => locomoSuite()]) {
+for (const name of selected) {
+  const suite = suites[name];
+  if (suite === undefined) throw new Error(`unknown suite ${name}; known: ${Object.keys(suites).join(', ')}`);
   const rows = await suite();
   printTable(rows);
   results.push(...rows);

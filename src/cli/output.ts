@@ -231,7 +231,10 @@ export function createOutput(options: OutputOptions): Output {
         stderr.write(`${JSON.stringify(payload)}\n`);
         return;
       }
-      const hint = error.hint === undefined ? '' : `\n  hint: ${error.hint}`;
+      const rules = Array.isArray(error.details.rules)
+        ? (error.details.rules as { rule: string; excerpt: string }[]).map((r) => `\n  ${r.rule}: ${r.excerpt}`).join('')
+        : '';
+      const hint = `${rules}${error.hint === undefined ? '' : `\n  hint: ${error.hint}`}`;
       const cause
         = verbose && error.cause !== undefined
           ? `\n${String((error.cause as Error)?.stack ?? error.cause)}`
