@@ -8,8 +8,10 @@ import {
   FTS_TOKENIZER_PRESETS,
   isFtsTokenizerPreset,
 } from './config/fts-tokenizer.js';
-import { EngramError } from './errors.js';
-import { type AdmissionHook, admitWrite } from './items/admission.js';
+import { EngramError, type ErrorCode, isEngramError } from './errors.js';
+import { type AdmissionHook, admitWrite, type WriteOperation } from './items/admission.js';
+import { type IngestProgress, type IngestReport, ingestSources } from './ingest/ingest.js';
+import { type ProposalFormat, parseProposals, splitLongNote } from './ingest/proposals.js';
 import { rejectItem, type ReviewDecision, type ReviewReport, reviewItems, verifyItem } from './items/governance.js';
 import { policyDetails, recordWrite } from './items/journal.js';
 import {
@@ -24,6 +26,10 @@ import { parseInput } from './items/parse-input.js';
 import {
   type GetQuery,
   getQuerySchema,
+  type IngestInput,
+  ingestInputSchema,
+  type PullInput,
+  pullInputSchema,
   type ListInput,
   linkInputSchema,
   listFilterSchema,
@@ -146,6 +152,31 @@ export interface DoctorReport {
   problems: string[];
 }
 
+export interface PullEntry {
+  /** 1-based position of the proposal in the input. */
+  index: number;
+  status: 'stored' | 'quarantined' | 'rejected' | 'unchanged';
+  id?: string;
+  title: string;
+  /** Policy rules that matched (quarantine or reject). */
+  rules?: string[];
+  error?: ErrorCode;
+  reason?: string;
+}
+
+export interface PullResult {
+  /** Where the proposals were found: JSON, delimited blocks, Markdown sections, or plain text. */
+  format: ProposalFormat;
+  proposals: number;
+  stored: number;
+  quarantined: number;
+  rejected: number;
+  items: PullEntry[];
+}
+
+export type { IngestProgress, IngestReport } from './ingest/ingest.js';
+export type { IngestInput, PullInput } from './items/schemas.js';
+
 export interface LinkResult {
   created: boolean;
   link: MemoryLink;
@@ -161,6 +192,15 @@ export interface Engram {
    * writes to (a task or step left out means "none", as in `put`).
    */
   get(query: GetQuery): Promise<MemoryItem>;
+  /**
+   * Ingests files, directories, globs and `-` (stdin) as chunk items with provenance; unchanged
+   * files are no-ops, changed files replace their chunks. Every file gets a status.
+   */
+  ingest(
+    input: IngestInput & { readStdin?: () => Promise<Uint8Array>; onProgress?: (progress: IngestProgress) => void },
+  ): Promise<IngestReport>;
+  /** Stores the memory proposals found in an LLM's answer; each one is admitted by the policy. */
+  pull(text: string, defaults?: PullInput): Promise<PullResult>;
   list(filter?: ListInput): Promise<ListResult>;
   /**
    * Full-text search: BM25 over title, tags, entities and content (CJK segmented), any of the
@@ -259,61 +299,128 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     return item;
   };
 
+  async function write(input: PutInput, operation: WriteOperation): Promise<PutResult> {
+    const { id, if_version: ifVersion, ...fields } = parseInput(putInputSchema, input);
+    if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
+      throw new EngramError('PARAM_ERROR', '--key needs --layer to address an item', {
+        hint: 'Use --layer project|feature|run with --key, or --id to update by id.',
+      });
+    }
+    const address
+      = fields.layer !== undefined && fields.key !== undefined
+        ? { layer: fields.layer, key: fields.key, task_id: fields.task_id ?? null, step_id: fields.step_id ?? null }
+        : undefined;
+    const target = id !== undefined ? store.getItem(id) : address && store.findByKey(address);
+    await prepareIndexing(fields.content, fields.title, ...(fields.tags ?? []), ...(fields.entities ?? []), target);
+    return store.transaction((): PutResult => {
+      const at = now();
+      let existing: MemoryItem | undefined;
+      let mode: PutResult['mode'] = 'new';
+      if (id !== undefined) {
+        existing = requireItem(id);
+        mode = 'id';
+      } else if (address !== undefined) {
+        existing = store.findByKey(address);
+        mode = 'key';
+      }
+      if (ifVersion !== undefined && (existing?.version ?? 0) !== ifVersion) {
+        throw new EngramError(
+          'CONFLICT',
+          `Version conflict: expected ${ifVersion}, stored ${existing?.version ?? 'none'}`,
+          {
+            hint: 'Re-read the item, merge your change, and retry with the current version.',
+            details: {
+              id: existing?.id ?? id ?? null,
+              expected_version: ifVersion,
+              current_version: existing?.version ?? 0,
+            },
+          },
+        );
+      }
+      const context = { operation, actor, now: at };
+      if (existing === undefined) {
+        const { item, policy } = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
+        store.insertItem(item, indexText(item));
+        record(item, 'create', { mode, ...policyDetails(policy) });
+        return { action: 'created', mode, item, policy };
+      }
+      const { item: merged, policy } = admitWrite(mergeFields(existing, fields), context, options.admit);
+      if (!hasChanges(existing, merged)) return { action: 'unchanged', mode, item: existing, policy };
+      const item = nextVersion(existing, merged, at);
+      store.updateItem(item, indexText(item));
+      record(item, 'update', { mode, ...policyDetails(policy) });
+      return { action: 'updated', mode, item, policy };
+    });
+  }
+
   return {
     path: store.path,
 
-    async put(input) {
-      const { id, if_version: ifVersion, ...fields } = parseInput(putInputSchema, input);
-      if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
-        throw new EngramError('PARAM_ERROR', '--key needs --layer to address an item', {
-          hint: 'Use --layer project|feature|run with --key, or --id to update by id.',
+    put: (input) => write(input, 'put'),
+
+    async ingest(input) {
+      const { onProgress, readStdin, ...rest } = input;
+      const settings = parseInput(ingestInputSchema, rest);
+      return ingestSources(
+        {
+          ...settings,
+          chunkTokens: settings.chunk_tokens,
+          dryRun: settings.dry_run,
+          cwd: settings.cwd ?? process.cwd(),
+          readStdin,
+          onProgress,
+        },
+        { store, actor, now, admit: options.admit },
+      );
+    },
+
+    async pull(text, input = {}) {
+      const defaults = parseInput(pullInputSchema, input);
+      if (text.trim() === '') {
+        throw new EngramError('EMPTY_INPUT', 'Nothing to pull: the input is empty', {
+          hint: 'Pipe an LLM answer in: llm "…" | engram pull',
         });
       }
-      const address
-        = fields.layer !== undefined && fields.key !== undefined
-          ? { layer: fields.layer, key: fields.key, task_id: fields.task_id ?? null, step_id: fields.step_id ?? null }
-          : undefined;
-      const target = id !== undefined ? store.getItem(id) : address && store.findByKey(address);
-      await prepareIndexing(fields.content, fields.title, ...(fields.tags ?? []), ...(fields.entities ?? []), target);
-      return store.transaction((): PutResult => {
-        const at = now();
-        let existing: MemoryItem | undefined;
-        let mode: PutResult['mode'] = 'new';
-        if (id !== undefined) {
-          existing = requireItem(id);
-          mode = 'id';
-        } else if (address !== undefined) {
-          existing = store.findByKey(address);
-          mode = 'key';
-        }
-        if (ifVersion !== undefined && (existing?.version ?? 0) !== ifVersion) {
-          throw new EngramError(
-            'CONFLICT',
-            `Version conflict: expected ${ifVersion}, stored ${existing?.version ?? 'none'}`,
+      const { format, proposals } = parseProposals(text);
+      const expanded = format === 'text' ? splitLongNote(proposals[0]?.content ?? text, defaults.title) : proposals;
+      const result: PullResult = {
+        format,
+        proposals: expanded.length,
+        stored: 0,
+        quarantined: 0,
+        rejected: 0,
+        items: [],
+      };
+      for (const [index, proposal] of expanded.entries()) {
+        const title = proposal.title ?? defaults.title ?? '';
+        try {
+          const { item, policy, action } = await write(
             {
-              hint: 'Re-read the item, merge your change, and retry with the current version.',
-              details: {
-                id: existing?.id ?? id ?? null,
-                expected_version: ifVersion,
-                current_version: existing?.version ?? 0,
-              },
+              ...proposal,
+              title: title === '' ? undefined : title,
+              type: (proposal.type ?? defaults.type) as PutInput['type'],
+              tier: proposal.tier as PutInput['tier'],
+              scope: proposal.scope ?? defaults.scope,
+              tags: [...(proposal.tags ?? []), ...(defaults.tags ?? [])],
+              provenance: { source: 'pull', format, proposal: index + 1, ...proposal.provenance },
             },
+            'pull',
           );
+          const status = action === 'unchanged' ? 'unchanged' : item.quarantined ? 'quarantined' : 'stored';
+          if (status === 'quarantined') result.quarantined++;
+          else result.stored++;
+          const rules = policy.matches.map((m) => m.rule);
+          result.items.push({ index: index + 1, status, id: item.id, title, ...(rules.length > 0 ? { rules } : {}) });
+        } catch (error) {
+          if (!isEngramError(error) || error.code === 'DB_BUSY' || error.code === 'DB_ERROR') throw error;
+          result.rejected++;
+          const rules = Array.isArray(error.details.rules)
+            ? (error.details.rules as { rule: string; action: string }[]).filter((r) => r.action === 'reject').map((r) => r.rule)
+            : undefined;
+          result.items.push({ index: index + 1, status: 'rejected', title, error: error.code, reason: error.message, ...(rules ? { rules } : {}) });
         }
-        const context = { operation: 'put', actor, now: at } as const;
-        if (existing === undefined) {
-          const { item, policy } = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
-          store.insertItem(item, indexText(item));
-          record(item, 'create', { mode, ...policyDetails(policy) });
-          return { action: 'created', mode, item, policy };
-        }
-        const { item: merged, policy } = admitWrite(mergeFields(existing, fields), context, options.admit);
-        if (!hasChanges(existing, merged)) return { action: 'unchanged', mode, item: existing, policy };
-        const item = nextVersion(existing, merged, at);
-        store.updateItem(item, indexText(item));
-        record(item, 'update', { mode, ...policyDetails(policy) });
-        return { action: 'updated', mode, item, policy };
-      });
+      }
+      return result;
     },
 
     async get(query) {

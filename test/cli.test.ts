@@ -250,6 +250,7 @@ test('delete archives (hidden from list, kept in export); --hard removes and cou
     memory_tags: 1,
     memory_entities: 0,
     memory_revisions: 2,
+    corpus_chunks: 0,
     memory_links: 0,
     memory_fts: 1,
     memory_items: 1,

@@ -138,6 +138,7 @@ test('delete archives with an event and a version; --hard removes and counts row
     memory_tags: 2,
     memory_entities: 0,
     memory_revisions: 2,
+    corpus_chunks: 0,
     memory_links: 0,
     memory_fts: 1,
     memory_items: 1,

@@ -20,7 +20,9 @@ export type View
     | 'policy'
     | 'rules'
     | 'review'
-    | 'decision';
+    | 'decision'
+    | 'ingest'
+    | 'pull';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`
@@ -40,6 +42,8 @@ export interface CliContext {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   /** A warning on stderr, unless `-q`. */
   warn(message: string): void;
+  /** A status line on stderr (not a warning), unless `-q`. */
+  info(message: string): void;
   /** A progress line on stderr, redrawn in place on a terminal; silent when piped or with `-q`. */
   progress(message: string): void;
 }

@@ -14,6 +14,7 @@ export interface Output {
   write(output: CommandOutput): Promise<void>;
   error(error: EngramError, verbose: boolean): void;
   warn(message: string): void;
+  info(message: string): void;
   progress(message: string): void;
 }
 
@@ -182,6 +183,26 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
       section(`expiring within ${d.within_hours as number}h`, d.expiring as MemoryItem[], (i) => `\n  ${p.dim(`expires ${i.expires_at ?? ''}`)}`),
     ].join('\n\n');
   },
+  ingest: (d, p) => {
+    const files = d.files as { path: string; status: string; reason?: string; note?: string; chunks: number }[];
+    const t = d.totals as Record<string, number>;
+    const mark: Record<string, (s: string) => string> = { failed: p.red, skipped: p.yellow, unchanged: p.dim };
+    const lines = files.map((f) => {
+      const detail = [f.chunks > 0 ? `${f.chunks} chunk${f.chunks === 1 ? '' : 's'}` : '', f.reason ?? '', f.note ?? '']
+        .filter((x) => x !== '')
+        .join('; ');
+      return `${(mark[f.status] ?? String)(f.status.padEnd(9))} ${f.path}${detail ? `  ${p.dim(detail)}` : ''}`;
+    });
+    const summary = `${d.dry_run ? 'dry run: ' : ''}${t.files} files: ${t.ingested} ingested, ${t.unchanged} unchanged, ${t.skipped} skipped, ${t.failed} failed; ${t.chunks} chunks, ${t.bytes} bytes`;
+    return [...lines, p.bold(summary)].join('\n');
+  },
+  pull: (d, p) => {
+    const items = d.items as { index: number; status: string; id?: string; title: string; reason?: string }[];
+    return [
+      ...items.map((i) => `${i.status.padEnd(11)} ${i.id ? p.id(i.id) : '-'.padEnd(16)}  ${i.title || p.dim('(untitled)')}${i.reason ? `  ${p.dim(i.reason)}` : ''}`),
+      p.dim(`${d.proposals as number} proposal(s) as ${d.format as string}: ${d.stored as number} stored, ${d.quarantined as number} quarantined, ${d.rejected as number} rejected`),
+    ].join('\n');
+  },
   decision: (d, p) => `${d.action as string} ${p.id(d.id as string)} v${(d.item as MemoryItem).version}`,
   init: (d, p) =>
     `${d.created ? 'Initialised' : 'Already initialised'} ${p.bold(d.path as string)}\n${p.dim('tokenizer')} ${d.fts_tokenizer as string}`,
@@ -243,6 +264,9 @@ export function createOutput(options: OutputOptions): Output {
     },
     warn(message) {
       if (!options.quiet) stderr.write(`engram: warning: ${message}\n`);
+    },
+    info(message) {
+      if (!options.quiet) stderr.write(`engram: ${message}\n`);
     },
     progress(message) {
       if (!options.quiet && (stderr as { isTTY?: boolean }).isTTY === true) stderr.write(`\r\x1b[2K${message}`);

@@ -30,6 +30,9 @@ export interface CliIo {
 const VALUE_FLAGS = new Set(['--db', '--format', '--session']);
 
 /** The command named on the command line (`engram help put` names put), if any. */
+/** Commands whose own --format flag is not the output format. */
+const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest']);
+
 function invokedCommand(argv: readonly string[]): string | undefined {
   const words: string[] = [];
   for (let i = 0; i < argv.length && words.length < 2; i++) {
@@ -62,9 +65,15 @@ function formatError(value: string, source: string): EngramError {
  */
 function pickFormat(io: CliIo): { format: OutputFormat; explicit: boolean; problem?: EngramError } {
   let flag: string | undefined;
+  const invoked = invokedCommand(io.argv);
   for (let i = 0; i < io.argv.length; i++) {
     const arg = io.argv[i] ?? '';
     if (arg === '--') break;
+    // After `ingest`, --format is ingest's own (text|auto, as RAGIX); --json still picks JSON.
+    if (invoked !== undefined && OWN_FORMAT_FLAG.has(invoked) && arg === invoked) {
+      if (io.argv.slice(i + 1).includes('--json')) flag = 'json';
+      break;
+    }
     if (arg === '--json') flag = 'json';
     else if (arg === '--format') flag = io.argv[i + 1];
     else if (arg.startsWith('--format=')) flag = arg.slice('--format='.length);
@@ -181,6 +190,7 @@ export async function runCli(io: CliIo): Promise<number> {
           env: io.env,
           stdin: io.stdin,
           warn: (message) => output.warn(message),
+          info: (message) => output.info(message),
           progress: (message) => output.progress(message),
           async open({ write = false } = {}) {
             const location = locate();

@@ -164,3 +164,31 @@ export const recallInputSchema = z.strictObject({
 });
 
 export type RecallInput = z.input<typeof recallInputSchema>;
+
+/** `ingest`: what to read and how to store it (the stdin reader and progress callback aside). */
+export const ingestInputSchema = z.strictObject({
+  sources: z.array(z.string().min(1)).min(1),
+  cwd: z.string().optional(),
+  include: z.array(z.string()).optional(),
+  exclude: z.array(z.string()).optional(),
+  chunk_tokens: z.number().int().min(1).max(1_000_000).optional(),
+  tags: terms.optional(),
+  format: z.enum(['text', 'auto']).optional(),
+  injectable: z.boolean().optional(),
+  scope: text.min(1).optional(),
+  corpus: text.min(1).optional(),
+  tier: z.enum(TIERS).optional(),
+  dry_run: z.boolean().optional(),
+});
+
+export type IngestInput = z.input<typeof ingestInputSchema>;
+
+/** `pull`: defaults applied to every proposal found in the text. */
+export const pullInputSchema = z.strictObject({
+  title: z.string().max(1000).optional(),
+  type: z.enum(ITEM_TYPES).optional(),
+  tags: terms.optional(),
+  scope: text.min(1).optional(),
+});
+
+export type PullInput = z.input<typeof pullInputSchema>;

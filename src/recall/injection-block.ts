@@ -52,7 +52,8 @@ const label = (item: MemoryItem) => item.title || item.content.replace(/\s+/g, '
 
 function itemBlock(item: MemoryItem, index: string, total: string): string {
   const head = `--- ITEM ${index}/${total} [${item.id} | ${item.type} | ${item.tier} | tags=${item.tags.join(',')}] ---`;
-  return `${head}\n${item.title === '' ? '' : `${item.title}\n`}${item.content}\n`;
+  // Trailing blank lines (ingested chunks keep them) would only pad the block.
+  return `${head}\n${item.title === '' ? '' : `${item.title}\n`}${item.content.trimEnd()}\n`;
 }
 
 function header(matched: number, injected: number | string, budget: number): string {

@@ -19,7 +19,7 @@ import { toStoreError, withBusyRetry } from './sql-error.js';
 
 export type { SqliteOptions } from './open-database.js';
 
-import type { DeleteCounts, IndexText, ListFilter, ListPage, ListSort, ScoredItem, Store } from './store.js';
+import type { CorpusFile, DeleteCounts, IndexText, ListFilter, ListPage, ListSort, ScoredItem, Store } from './store.js';
 
 const ITEM_FIELDS = `i.*,
   (SELECT json_group_array(tag) FROM (SELECT tag FROM memory_tags WHERE item_id = i.id ORDER BY position)) AS tags_json,
@@ -186,6 +186,24 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       'SELECT * FROM memory_links WHERE src_id = ? OR dst_id = ? ORDER BY created_at, src_id, dst_id, type',
     ),
     rowidOf: db.prepare('SELECT rowid FROM memory_items WHERE id = ?').pluck(),
+    byContentHash: db.prepare(
+      `${SELECT_ITEM} WHERE i.content_hash = ? AND i.scope = ? AND i.archived = 0 ORDER BY i.updated_at DESC LIMIT 1`,
+    ),
+    corpusFile: db.prepare('SELECT * FROM corpus_hashes WHERE corpus_id = ? AND path = ?'),
+    corpusChunks: db.prepare('SELECT item_id FROM corpus_chunks WHERE file_id = ? ORDER BY position').pluck(),
+    upsertCorpusFile: db.prepare(
+      `INSERT INTO corpus_hashes (corpus_id, path, sha256, size_bytes, chunks, ingested_at)
+       VALUES (@corpus_id, @path, @sha256, @size_bytes, @chunks, @ingested_at)
+       ON CONFLICT (corpus_id, path) DO UPDATE SET sha256 = excluded.sha256, size_bytes = excluded.size_bytes,
+         chunks = excluded.chunks, ingested_at = excluded.ingested_at
+       RETURNING id`,
+    ),
+    clearCorpusChunks: db.prepare('DELETE FROM corpus_chunks WHERE file_id = ?'),
+    addCorpusChunk: db.prepare('INSERT INTO corpus_chunks (file_id, position, item_id) VALUES (?, ?, ?)'),
+    chunkShared: db.prepare(
+      `SELECT 1 FROM corpus_chunks c JOIN corpus_hashes f ON f.id = c.file_id
+       WHERE c.item_id = ? AND NOT (f.corpus_id = ? AND f.path = ?) LIMIT 1`,
+    ),
     touch: db.prepare('UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?'),
   };
 
@@ -302,6 +320,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
           memory_tags: deleteCount('DELETE FROM memory_tags WHERE item_id = ?', id),
           memory_entities: deleteCount('DELETE FROM memory_entities WHERE item_id = ?', id),
           memory_revisions: deleteCount('DELETE FROM memory_revisions WHERE item_id = ?', id),
+          corpus_chunks: deleteCount('DELETE FROM corpus_chunks WHERE item_id = ?', id),
           memory_links: db
             .prepare('DELETE FROM memory_links WHERE src_id = ? OR dst_id = ?')
             .run(id, id).changes,
@@ -431,6 +450,28 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       guard(() => {
         for (const id of ids) statements.touch.run(at, id);
       }),
+    findByContentHash: (hash, scope) =>
+      guard(() => {
+        const row = statements.byContentHash.get(hash, scope) as ItemRow | undefined;
+        return row === undefined ? undefined : rowToItem(row);
+      }),
+    getCorpusFile: (corpusId, path) =>
+      guard((): CorpusFile | undefined => {
+        const row = statements.corpusFile.get(corpusId, path) as (Omit<CorpusFile, 'item_ids'> & { id: number }) | undefined;
+        if (row === undefined) return undefined;
+        const { id, ...file } = row;
+        return { corpus_id: file.corpus_id, path: file.path, sha256: file.sha256, size_bytes: file.size_bytes,
+          ingested_at: file.ingested_at, item_ids: statements.corpusChunks.all(id) as string[] };
+      }),
+    putCorpusFile: (file) =>
+      guard(() => {
+        const { item_ids: itemIds, ...record } = file;
+        const { id } = statements.upsertCorpusFile.get({ ...record, chunks: itemIds.length }) as { id: number };
+        statements.clearCorpusChunks.run(id);
+        itemIds.forEach((itemId, position) => statements.addCorpusChunk.run(id, position, itemId));
+      }),
+    isChunkShared: (itemId, corpusId, path) =>
+      guard(() => statements.chunkShared.get(itemId, corpusId, path) !== undefined),
     listLinks: (itemId) => guard(() => statements.listLinks.all(itemId, itemId) as MemoryLink[]),
 
     stats: (): StoreStats =>

@@ -80,6 +80,16 @@ export interface StoreHealth {
   indexed: number;
 }
 
+/** An ingested file: its hash and the items holding its chunks, in order. */
+export interface CorpusFile {
+  corpus_id: string;
+  path: string;
+  sha256: string;
+  size_bytes: number;
+  ingested_at: string;
+  item_ids: string[];
+}
+
 /** Rows removed by a hard delete, per table. */
 export type DeleteCounts = Record<string, number>;
 
@@ -101,6 +111,8 @@ export interface Store {
   hasFullText(): boolean;
   /** The best `limit` items matching `query` and every filter, best first. */
   searchItems(query: TextQuery, filter: ListFilter, limit: number): ScoredItem[];
+  /** The newest live (non-archived) item with this content hash in this scope. */
+  findByContentHash(hash: string, scope: string): MemoryItem | undefined;
   /** Every item, oldest first (`created_at`, then id): the order of `export`. */
   iterateItems(): Iterable<MemoryItem>;
 
@@ -118,6 +130,13 @@ export interface Store {
   touchItems(ids: readonly string[], at: string): void;
   /** Links where the item is source or destination. */
   listLinks(itemId: string): MemoryLink[];
+
+  /** The ingest record of a file, by corpus and path. */
+  getCorpusFile(corpusId: string, path: string): CorpusFile | undefined;
+  /** Records a file as ingested with its chunk items, replacing any earlier record of it. */
+  putCorpusFile(file: CorpusFile): void;
+  /** True when a file other than (corpusId, path) lists this item among its chunks. */
+  isChunkShared(itemId: string, corpusId: string, path: string): boolean;
 
   stats(): StoreStats;
   /** Replaces the whole full-text index with rows for these items (one transaction). */

@@ -1,6 +1,9 @@
 /** SHA-256 hex digests, used for content addressing. */
 import { createHash } from 'node:crypto';
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+/** The SHA-256 of a text (as UTF-8) or of raw bytes, in hex. */
+export function sha256(data: string | Uint8Array): string {
+  return typeof data === 'string'
+    ? createHash('sha256').update(data, 'utf8').digest('hex')
+    : createHash('sha256').update(data).digest('hex');
 }

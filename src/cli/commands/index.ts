@@ -44,8 +44,18 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'push',
-    summary: 'Recall for QUERY on stdout (push QUERY | llm); ingesting --source comes with ingest',
+    summary: 'Ingest --source files (injectable), then recall QUERY on stdout: push QUERY | llm',
     load: () => import('./recall.js'),
+  },
+  {
+    name: 'pull',
+    summary: 'Store an LLM answer from stdin: its proposals (JSON, blocks, sections) or one note',
+    load: () => import('./pull.js'),
+  },
+  {
+    name: 'ingest',
+    summary: 'Chunk files, directories, globs or stdin into memory with provenance (SHA-256 dedup)',
+    load: () => import('./ingest.js'),
   },
   {
     name: 'list',

@@ -19,6 +19,7 @@ interface RecallFlags {
   scope?: string;
   tags?: string[];
   secrecy?: Secrecy;
+  source?: string[];
 }
 
 export function configure(command: Command, run: Runner): void {
@@ -35,12 +36,17 @@ export function configure(command: Command, run: Runner): void {
     .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
     .option('--scope <scope>', 'scope')
     .addOption(listOption('--tags <tags>', 'all of these tags'))
-    .addOption(secrecyOption())
+    .addOption(secrecyOption());
+  if (command.name() === 'push') {
+    command.option('--source <paths...>', 'first ingest these files, directories or globs (injectable, --format auto)');
+  }
+  command
     .addHelpText(
       'after',
       exampleText(
         `engram ${command.name()} "authentication flow" | llm "Summarise how login works"`,
         `engram ${command.name()} "database schema" --budget 800 --mode hybrid`,
+        ...(command.name() === 'push' ? ['engram push "how does auth work" --source src/auth docs/*.md | llm'] : []),
       ),
     )
     .action(run(recallCommand));
@@ -55,6 +61,13 @@ function budgetFromEnv(value: string | undefined): number | undefined {
 
 async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags): Promise<CommandOutput> {
   const budget = flags.budget ?? budgetFromEnv(ctx.env.ENGRAM_BUDGET);
+  if (flags.source !== undefined && flags.source.length > 0) {
+    const { runIngest } = await import('./ingest.js');
+    const report = await runIngest(ctx, flags.source, { format: 'auto', injectable: true, scope: flags.scope });
+    const t = report.totals;
+    for (const f of report.files) if (f.status === 'failed') ctx.warn(`${f.path}: ${f.reason ?? 'failed'}`);
+    ctx.info(`ingested ${t.ingested} file(s), ${t.unchanged} unchanged, ${t.skipped} skipped, ${t.failed} failed (${t.chunks} chunks)`);
+  }
   const engram = await ctx.open();
   const result = await engram.recall({
     query,

@@ -1,0 +1,84 @@
+/**
+ * `engram ingest SOURCE...`: files, directories, globs and `-` (stdin) into chunk items with
+ * provenance. A progress line on stderr (on a terminal), a per-file report on stdout; exit 1 when
+ * any file failed (the others are stored all the same).
+ */
+import type { Command } from 'commander';
+import { TIERS, type Tier } from '../../types.js';
+import type { CliContext, CommandOutput } from '../context.js';
+import { enumOption, exampleText, intOption, listOption } from '../options.js';
+import { readStdin } from '../read-input.js';
+import type { Runner } from '../runner.js';
+
+export interface IngestFlags {
+  chunkTokens?: number;
+  tags?: string[];
+  format?: 'text' | 'auto';
+  injectable?: boolean;
+  scope?: string;
+  corpus?: string;
+  tier?: Tier;
+  include?: string[];
+  exclude?: string[];
+  dryRun?: boolean;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Runs an ingest with a progress line; shared with `push --source`. */
+export async function runIngest(ctx: CliContext, sources: string[], flags: IngestFlags) {
+  const engram = await ctx.open({ write: flags.dryRun !== true });
+  const report = await engram.ingest({
+    sources,
+    cwd: ctx.cwd,
+    chunk_tokens: flags.chunkTokens,
+    tags: flags.tags,
+    format: flags.format,
+    injectable: flags.injectable,
+    scope: flags.scope,
+    corpus: flags.corpus,
+    tier: flags.tier,
+    include: flags.include,
+    exclude: flags.exclude,
+    dry_run: flags.dryRun,
+    readStdin: async () => Buffer.from(await readStdin(ctx.stdin), 'utf8'),
+    onProgress: (p) =>
+      ctx.progress(
+        p.current === ''
+          ? ''
+          : `ingest ${p.files_done}/${p.files_total} files · ${megabytes(p.bytes)} · ${p.chunks} chunks · ${p.current}`,
+      ),
+  });
+  return report;
+}
+
+export function configure(command: Command, run: Runner): void {
+  command
+    .argument('<sources...>', 'files, directories, glob patterns, or - for stdin')
+    .addOption(intOption('--chunk-tokens <n>', 'chunk budget in tokens (characters/4), capped by the 2,000-character policy limit (default 1800)', 1))
+    .addOption(listOption('--tags <tags>', 'tags for every chunk'))
+    .addOption(enumOption('--format <format>', 'auto infers title, type and tags from path and content', ['text', 'auto']))
+    .option('--injectable', 'let recall inject the chunks (default: not, until consolidated or verified)')
+    .option('--scope <scope>', 'scope of the chunks (default project)')
+    .option('--corpus <id>', 'corpus id: separates collections of documents')
+    .addOption(enumOption('--tier <tier>', 'tier of the chunks (default stm)', TIERS))
+    .addOption(listOption('--include <globs>', 'only files matching these globs (relative to each directory)'))
+    .addOption(listOption('--exclude <globs>', 'skip files matching these globs'))
+    .option('--dry-run', 'read, extract, chunk and check everything; write nothing')
+    .addHelpText(
+      'after',
+      exampleText(
+        'engram ingest docs/ --tags docs --format auto',
+        'engram ingest . --include "*.md,*.ts" --exclude "*.test.ts" --dry-run',
+        'git log -p -n 20 | engram ingest - --tags history',
+      ),
+    )
+    .action(
+      run(async (ctx: CliContext, sources: string[], flags: IngestFlags): Promise<CommandOutput> => {
+        const report = await runIngest(ctx, sources, flags);
+        return { kind: 'data', view: 'ingest', data: { ...report }, exitCode: report.totals.failed > 0 ? 1 : 0 };
+      }),
+    );
+}

@@ -1,0 +1,47 @@
+/**
+ * `engram pull`: an LLM's answer on stdin becomes memory — the proposals it contains (JSON,
+ * `<memory>` blocks or ```memory fences, Markdown sections with Title:/Type:/Tags:), or one note.
+ * Each proposal passes the policy; the report says what was stored, quarantined or rejected.
+ */
+import type { Command } from 'commander';
+import { ITEM_TYPES } from '../../types.js';
+import type { CliContext, CommandOutput } from '../context.js';
+import { enumOption, exampleText, listOption } from '../options.js';
+import { readStdin } from '../read-input.js';
+import type { Runner } from '../runner.js';
+
+interface PullFlags {
+  tags?: string[];
+  title?: string;
+  type?: (typeof ITEM_TYPES)[number];
+  scope?: string;
+}
+
+export function configure(command: Command, run: Runner): void {
+  command
+    .addOption(listOption('--tags <tags>', 'tags added to every item'))
+    .option('--title <title>', 'title of a proposal that has none')
+    .addOption(enumOption('--type <type>', 'type of a proposal that has none (default note)', ITEM_TYPES))
+    .option('--scope <scope>', 'scope of a proposal that has none')
+    .addHelpText(
+      'after',
+      exampleText(
+        'echo "We chose JWT for stateless auth" | engram pull --tags auth --title "Auth decision"',
+        'engram push "API design" | llm "List decisions as a JSON array of {title, content, type, tags}" | engram pull',
+      ),
+    )
+    .action(
+      run(async (ctx: CliContext, flags: PullFlags): Promise<CommandOutput> => {
+        const text = await readStdin(ctx.stdin);
+        const engram = await ctx.open({ write: true });
+        const { tags, title, type, scope } = flags;
+        const result = await engram.pull(text, { tags, title, type, scope });
+        for (const entry of result.items) {
+          if (entry.status === 'quarantined') ctx.warn(`proposal ${entry.index} quarantined (${(entry.rules ?? []).join(', ')})`);
+          if (entry.status === 'rejected') ctx.warn(`proposal ${entry.index} rejected: ${entry.reason ?? ''}`);
+        }
+        const exitCode = result.rejected > 0 && result.stored + result.quarantined === 0 ? 1 : 0;
+        return { kind: 'data', view: 'pull', data: { ...result }, exitCode };
+      }),
+    );
+}

@@ -1,0 +1,75 @@
+/**
+ * Text out of the XML inside Office and OpenDocument files: a single pass over tags and text
+ * nodes, with per-format rules for which elements hold text and which end a paragraph, a cell or
+ * a line. Entities are decoded. Enough for extraction; not a general XML parser.
+ */
+
+export interface XmlTextRules {
+  /** Elements whose text content is kept; omit to keep every text node. */
+  textIn?: ReadonlySet<string>;
+  /** Closing these appends a line break (paragraphs, rows, slides). */
+  breakAfter: ReadonlySet<string>;
+  /** Closing these appends a tab (table cells). */
+  tabAfter?: ReadonlySet<string>;
+  /** Empty elements that stand for a tab or a line break. */
+  tab?: ReadonlySet<string>;
+  lineBreak?: ReadonlySet<string>;
+  /** An empty element standing for N spaces, N in the given attribute (ODF `text:s text:c`). */
+  spaces?: { tag: string; count: string };
+  /** Called on each opening tag; a string return value is appended (headings, sheet names). */
+  onOpen?: (tag: string, attributes: string) => string | undefined;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: '\'' };
+
+/** Decodes the five XML entities and numeric character references. */
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] === '#') {
+      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+/** The value of attribute `name` in an attribute string. */
+export function attribute(attributes: string, name: string): string | undefined {
+  const m = new RegExp(`(?:^|\\s)${name}\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(attributes);
+  return m === null ? undefined : decodeEntities(m[2] ?? m[3] ?? '');
+}
+
+const TOKEN = /<(\/?)([A-Za-z_][\w:.-]*)([^>]*?)(\/?)>|<!\[CDATA\[([\s\S]*?)\]\]>|<[!?][^>]*>|([^<]+)/g;
+
+/** The text of `xml` under `rules`. */
+export function xmlText(xml: string, rules: XmlTextRules): string {
+  let out = '';
+  let depth = 0;
+  for (const m of xml.matchAll(TOKEN)) {
+    const [, closing, tag, attributes = '', selfClosing, cdata, text] = m;
+    if (text !== undefined || cdata !== undefined) {
+      if (rules.textIn === undefined || depth > 0) out += cdata ?? decodeEntities(text ?? '');
+      continue;
+    }
+    if (tag === undefined) continue;
+    if (closing) {
+      if (rules.textIn?.has(tag)) depth = Math.max(0, depth - 1);
+      if (rules.tabAfter?.has(tag)) out += '\t';
+      if (rules.breakAfter.has(tag)) out += '\n';
+      continue;
+    }
+    const prefix = rules.onOpen?.(tag, attributes);
+    if (prefix !== undefined) out += prefix;
+    if (rules.tab?.has(tag)) out += '\t';
+    if (rules.lineBreak?.has(tag)) out += '\n';
+    if (rules.spaces?.tag === tag) out += ' '.repeat(Math.min(1000, Number(attribute(attributes, rules.spaces.count) ?? 1) || 1));
+    if (selfClosing) {
+      if (rules.tabAfter?.has(tag)) out += '\t';
+      if (rules.breakAfter.has(tag)) out += '\n';
+    } else if (rules.textIn?.has(tag)) {
+      depth++;
+    }
+  }
+  // Cells leave trailing tabs on each row.
+  return out.replace(/\t+\n/g, '\n').replace(/\n{3,}/g, '\n\n');
+}

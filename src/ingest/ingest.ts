@@ -1,0 +1,350 @@
+/**
+ * `ingest`: files become chunk items with provenance, deduplicated and governed. Each file is one
+ * transaction — its new chunks, the archiving of its old ones (linked `supersedes`) and its
+ * SHA-256 record — so an interrupted run never leaves a half-ingested file recorded as done, and
+ * the next run picks it up. An unchanged file (same SHA-256) writes nothing.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { isEngramError } from '../errors.js';
+import { type AdmissionHook, admitWrite } from '../items/admission.js';
+import { createItem, nextVersion } from '../items/build-item.js';
+import { policyDetails, recordWrite } from '../items/journal.js';
+import { MAX_CONTENT_CHARS } from '../policy/rules.js';
+import { indexText, prepareIndexing } from '../search/index-text.js';
+import type { Store } from '../store/store.js';
+import type { ItemType, MemoryItem, Tier } from '../types.js';
+import { sha256 } from '../util/hash.js';
+import { newItemId } from '../util/ids.js';
+import { type Chunk, chunkText } from './chunk.js';
+import { type Extracted, ExtractError, extract } from './extract/index.js';
+import { detectByName, type Family, kindName, looksBinary } from './formats.js';
+import { resolveSources, type SourceEntry } from './sources.js';
+
+export const DEFAULT_CHUNK_TOKENS = 1800;
+/** Files larger than this are skipped: extraction holds one file in memory at a time. */
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+export interface IngestSettings {
+  sources: readonly string[];
+  cwd: string;
+  /** Standard input, read only when a source is `-`. */
+  readStdin?: () => Promise<Uint8Array>;
+  include?: readonly string[];
+  exclude?: readonly string[];
+  /** Chunk budget in tokens (characters/4); the policy's 2,000-character limit caps it. */
+  chunkTokens?: number;
+  tags?: readonly string[];
+  /** `auto` infers title, type and tags from path and content. */
+  format?: 'text' | 'auto';
+  injectable?: boolean;
+  scope?: string;
+  corpus?: string;
+  tier?: Tier;
+  dryRun?: boolean;
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+export interface IngestProgress {
+  files_done: number;
+  files_total: number;
+  bytes: number;
+  chunks: number;
+  current: string;
+}
+
+export type FileStatus = 'ingested' | 'unchanged' | 'skipped' | 'failed';
+
+export interface FileReport {
+  path: string;
+  status: FileStatus;
+  reason?: string;
+  note?: string;
+  /** Chunks the file has now (new items plus identical chunks already stored). */
+  chunks: number;
+  /** Of those, chunks whose identical content was already stored. */
+  deduplicated: number;
+  /** Old chunk items archived because the file changed. */
+  archived: number;
+  bytes: number;
+}
+
+export interface IngestReport {
+  dry_run: boolean;
+  chunk_chars: number;
+  files: FileReport[];
+  totals: Record<FileStatus, number> & { files: number; chunks: number; bytes: number };
+}
+
+export interface IngestContext {
+  store: Store;
+  actor: string | null;
+  now: () => string;
+  admit?: AdmissionHook;
+}
+
+interface Planned {
+  item: MemoryItem;
+  chunk: Chunk;
+  rules: ReturnType<typeof policyDetails>;
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
+}
+
+/** mem-context / RAGIX `--format auto`: the type a path suggests. */
+function typeFromPath(path: string): ItemType {
+  const p = path.toLowerCase();
+  if (/(^|[/_-])(adrs?|decisions?)([/_.-]|$)/.test(p)) return 'decision';
+  if (/(^|[/_-])(todos?|backlog)([/_.-]|$)/.test(p)) return 'todo';
+  if (/(^|[/_-])(glossary|definitions?|terminology)([/_.-]|$)/.test(p)) return 'definition';
+  if (/(^|[/_-])(constraints?|requirements?|rules)([/_.-]|$)/.test(p)) return 'constraint';
+  if (/(^|[/_-])(patterns?|conventions?|guidelines?|style-?guide)([/_.-]|$)/.test(p)) return 'pattern';
+  return 'note';
+}
+
+const HEADING = /^(?:#{1,6}[ \t]+(.+?)[ \t#]*|(.+)\n(?:=+|-+))$/gm;
+
+/** The last Markdown heading in `text` (ATX or setext). */
+function lastHeading(text: string): string | undefined {
+  let found: string | undefined;
+  for (const m of text.matchAll(HEADING)) found = (m[1] ?? m[2])?.trim();
+  return found;
+}
+
+function titles(display: string, chunks: readonly Chunk[], extracted: Extracted, auto: boolean): string[] {
+  const name = basename(display);
+  const part = (i: number) => (chunks.length > 1 ? ` (${i + 1}/${chunks.length})` : '');
+  if (!auto) return chunks.map((_, i) => `${name}${part(i)}`);
+  let section = extracted.title;
+  return chunks.map((chunk, i) => {
+    const first = /^\s*#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(chunk.content.slice(0, 300))?.[1]?.trim();
+    const title = first ?? section ?? name;
+    section = lastHeading(chunk.content) ?? section;
+    return `${title}${first === undefined && title !== name ? ` — ${name}` : ''}${part(i)}`;
+  });
+}
+
+function overlaps(a: { line_start: number; line_end: number }, b: Record<string, unknown> | null): boolean {
+  const start = Number(b?.line_start);
+  const end = Number(b?.line_end);
+  return Number.isFinite(start) && Number.isFinite(end) && a.line_start <= end && start <= a.line_end;
+}
+
+async function readEntry(entry: SourceEntry, settings: IngestSettings): Promise<Uint8Array> {
+  if (entry.kind === 'stdin') {
+    if (settings.readStdin === undefined) throw new ExtractError('no standard input');
+    return settings.readStdin();
+  }
+  if (entry.kind !== 'file') throw new ExtractError(entry.reason);
+  if (entry.size > MAX_FILE_BYTES) throw new ExtractError('larger than 256 MB');
+  try {
+    return await readFile(entry.path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ExtractError(code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot read (${code ?? 'error'})`);
+  }
+}
+
+/** Ingests the sources; every file gets a status, and one bad file never stops the run. */
+export async function ingestSources(settings: IngestSettings, context: IngestContext): Promise<IngestReport> {
+  const { store } = context;
+  const chunkChars = Math.min((settings.chunkTokens ?? DEFAULT_CHUNK_TOKENS) * 4, MAX_CONTENT_CHARS);
+  const corpus = settings.corpus ?? '';
+  const scope = settings.scope ?? 'project';
+  const auto = settings.format === 'auto';
+  const { cwd, include, exclude } = settings;
+  const entries = resolveSources(settings.sources, { cwd, include, exclude });
+  const report: IngestReport = {
+    dry_run: settings.dryRun === true,
+    chunk_chars: chunkChars,
+    files: [],
+    totals: { files: 0, ingested: 0, unchanged: 0, skipped: 0, failed: 0, chunks: 0, bytes: 0 },
+  };
+  const progress = { files_done: 0, files_total: entries.length, bytes: 0, chunks: 0, current: '' };
+
+  for (const entry of entries) {
+    progress.current = entry.display;
+    settings.onProgress?.({ ...progress });
+    const file: FileReport = { path: entry.display, status: 'failed', chunks: 0, deduplicated: 0, archived: 0, bytes: 0 };
+    try {
+      await ingestOne(entry, file);
+    } catch (error) {
+      file.status = 'failed';
+      file.reason = error instanceof ExtractError
+        ? error.message
+        : isEngramError(error)
+          ? `${error.code}: ${error.message}`
+          : `unexpected error (${(error as Error).message})`;
+      if (isEngramError(error) && (error.code === 'DB_BUSY' || error.code === 'DB_ERROR')) throw error;
+    }
+    report.files.push(file);
+    report.totals.files++;
+    report.totals[file.status]++;
+    report.totals.chunks += file.chunks;
+    report.totals.bytes += file.bytes;
+    progress.files_done++;
+    progress.bytes += file.bytes;
+    progress.chunks += file.chunks;
+  }
+  settings.onProgress?.({ ...progress, current: '' });
+  return report;
+
+  async function ingestOne(entry: SourceEntry, file: FileReport): Promise<void> {
+    const detected = entry.kind === 'stdin' ? { family: 'text' as Family, ext: '' } : detectByName(entry.display);
+    if (detected !== undefined && 'skip' in detected) {
+      Object.assign(file, { status: 'skipped', reason: detected.skip });
+      return;
+    }
+    const bytes = await readEntry(entry, settings);
+    file.bytes = bytes.length;
+    if (bytes.length === 0) {
+      Object.assign(file, { status: 'skipped', reason: 'empty file' });
+      return;
+    }
+    const family = detected?.family ?? 'text';
+    if ((family === 'text' || family === 'code' || family === 'markup') && looksBinary(bytes)) {
+      Object.assign(file, { status: 'skipped', reason: 'binary content' });
+      return;
+    }
+    const fileHash = sha256(bytes);
+    const key = entry.kind === 'file' ? entry.path : `stdin:${fileHash}`;
+    const previous = store.getCorpusFile(corpus, key);
+    if (previous?.sha256 === fileHash) {
+      file.status = 'unchanged';
+      file.chunks = previous.item_ids.length;
+      if (settings.injectable && !settings.dryRun) makeInjectable(previous.item_ids, file);
+      return;
+    }
+    const extracted = await extract(family, detected?.ext ?? '', bytes);
+    if (extracted.note) file.note = extracted.note;
+    const chunks = chunkText(extracted.text, { maxChars: chunkChars, code: family === 'code' });
+    if (chunks.length === 0) {
+      Object.assign(file, { status: 'skipped', reason: 'no text to ingest' });
+      return;
+    }
+    const kind = kindName(family, detected?.ext ?? '');
+    const display = entry.display === '-' ? '<stdin>' : entry.display;
+    const chunkTitles = titles(display, chunks, extracted, auto);
+    const autoTags = auto ? [kind, ...(display.includes('/') ? [slug(display.split('/')[0] ?? '')] : [])] : [];
+    const at = context.now();
+    const planned: Planned[] = [];
+    for (const [i, chunk] of chunks.entries()) {
+      const item = createItem(newItemId(), {
+        content: chunk.content,
+        title: chunkTitles[i],
+        type: auto ? typeFromPath(display) : 'note',
+        tier: settings.tier ?? 'stm',
+        scope,
+        ...(settings.corpus === undefined ? {} : { corpus_id: settings.corpus }),
+        tags: [...(settings.tags ?? []), ...autoTags].filter((t) => t !== ''),
+        source: display,
+        provenance: {
+          source_path: display,
+          source_kind: kind,
+          format: family,
+          line_start: chunk.line_start,
+          line_end: chunk.line_end,
+          file_sha256: fileHash,
+          chunk_sha256: sha256(chunk.content),
+          chunk_index: i + 1,
+          chunk_count: chunks.length,
+        },
+        injectable: settings.injectable === true,
+      }, at);
+      try {
+        const admitted = admitWrite(item, { operation: 'ingest', actor: context.actor, now: at }, context.admit);
+        planned.push({ item: admitted.item, chunk, rules: policyDetails(admitted.policy) });
+      } catch (error) {
+        if (isEngramError(error) && error.code === 'POLICY_REJECTED') {
+          const rules = (error.details.rules as { rule: string; action: string }[]).filter((r) => r.action === 'reject');
+          throw new ExtractError(
+            `POLICY_REJECTED: chunk ${i + 1} (lines ${chunk.line_start}–${chunk.line_end}): ${rules.map((r) => r.rule).join(', ')}; nothing from this file was stored`,
+          );
+        }
+        throw error;
+      }
+    }
+    file.chunks = planned.length;
+    if (settings.dryRun) {
+      file.status = 'ingested';
+      return;
+    }
+    for (const p of planned) await prepareIndexing(p.item);
+    const oldIds = previous?.item_ids ?? [];
+    const written = store.transaction(() => writeFile(key, fileHash, bytes.length, planned, oldIds, at));
+    Object.assign(file, { status: 'ingested', ...written.counts });
+  }
+
+  function writeFile(
+    key: string,
+    fileHash: string,
+    size: number,
+    planned: readonly Planned[],
+    oldIds: readonly string[],
+    at: string,
+  ): { ids: string[]; counts: Pick<FileReport, 'deduplicated' | 'archived'> } {
+    // Old chunks go first, so that the new ones carry this version's provenance.
+    const archived: MemoryItem[] = [];
+    for (const id of new Set(oldIds)) {
+      const old = store.getItem(id);
+      if (old === undefined || old.archived || store.isChunkShared(id, corpus, key)) continue;
+      const item = nextVersion(old, { ...old, archived: true }, at);
+      store.updateItem(item);
+      recordWrite(store, context.actor, item, 'archive', { reason: 'superseded by re-ingest', source: old.source });
+      archived.push(old);
+    }
+    const ids: string[] = [];
+    let deduplicated = 0;
+    for (const { item, chunk, rules } of planned) {
+      const existing = store.findByContentHash(item.content_hash, item.scope);
+      if (existing !== undefined) {
+        ids.push(existing.id);
+        deduplicated++;
+        continue;
+      }
+      store.insertItem(item, indexText(item));
+      recordWrite(store, context.actor, item, 'ingest', { source: item.source, ...rules });
+      ids.push(item.id);
+      for (const old of archived) {
+        if (overlaps(chunk, old.provenance)) store.addLink({ src_id: item.id, dst_id: old.id, type: 'supersedes', created_at: at });
+      }
+    }
+    // An old chunk that no new range overlaps (the file shrank) is superseded by the last new chunk.
+    const last = ids[ids.length - 1];
+    for (const old of archived) {
+      const linked = planned.some((p) => overlaps(p.chunk, old.provenance));
+      if (!linked && last !== undefined && last !== old.id) {
+        store.addLink({ src_id: last, dst_id: old.id, type: 'supersedes', created_at: at });
+      }
+    }
+    store.putCorpusFile({
+      corpus_id: corpus,
+      path: key,
+      sha256: fileHash,
+      size_bytes: size,
+      ingested_at: at,
+      item_ids: ids,
+    });
+    return { ids, counts: { deduplicated, archived: archived.length } };
+  }
+
+  /** `push --source` wants its chunks in recall: an unchanged file's chunks become injectable. */
+  function makeInjectable(ids: readonly string[], file: FileReport): void {
+    const changed = store.transaction(() => {
+      let count = 0;
+      const at = context.now();
+      for (const id of new Set(ids)) {
+        const item = store.getItem(id);
+        if (item === undefined || item.injectable || item.quarantined || item.archived) continue;
+        const next = nextVersion(item, { ...item, injectable: true }, at);
+        store.updateItem(next);
+        recordWrite(store, context.actor, next, 'update', { reason: 'made injectable by push --source' });
+        count++;
+      }
+      return count;
+    });
+    if (changed > 0) file.note = `${changed} chunk${changed === 1 ? '' : 's'} made injectable`;
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Source resolution for `ingest`: files, directories (recursive, honouring `.gitignore`, always
+ * skipping `.git`, `node_modules` and `.engram`), glob patterns and `-` for stdin, narrowed by
+ * `--include` / `--exclude` globs. Anything that cannot be used becomes an entry with a reason,
+ * never an exception: the run goes on.
+ */
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
+
+export type SourceEntry
+  = | { kind: 'file'; path: string; display: string; size: number }
+    | { kind: 'stdin'; display: '-' }
+    | { kind: 'problem'; display: string; reason: string };
+
+export interface SourceOptions {
+  cwd: string;
+  include?: readonly string[];
+  exclude?: readonly string[];
+}
+
+const ALWAYS_SKIPPED = new Set(['.git', 'node_modules', '.engram', '.hg', '.svn']);
+
+function errnoReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'ELOOP') return 'symlink loop';
+  return `cannot read (${code ?? (error as Error).message})`;
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+
+interface Matchers {
+  include?: picomatch.Matcher;
+  exclude?: picomatch.Matcher;
+}
+
+function matcher(globs: readonly string[] | undefined): picomatch.Matcher | undefined {
+  if (globs === undefined || globs.length === 0) return undefined;
+  // A pattern without a slash matches the file name anywhere (like .gitignore).
+  return picomatch([...globs], { dot: true, basename: globs.every((g) => !g.includes('/')) });
+}
+
+function accepted(relativePath: string, matchers: Matchers): boolean {
+  if (matchers.include && !matchers.include(relativePath)) return false;
+  return !(matchers.exclude && matchers.exclude(relativePath));
+}
+
+function gitignoreOf(dir: string): Ignore | undefined {
+  try {
+    return ignore().add(readFileSync(join(dir, '.gitignore'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Files under `root` (sorted), with per-directory `.gitignore` rules applied on the way down. */
+function walk(
+  root: string,
+  options: SourceOptions,
+  matchers: Matchers,
+  filter?: (rel: string) => boolean,
+): SourceEntry[] {
+  const out: SourceEntry[] = [];
+  const seen = new Set<string>();
+  const visit = (dir: string, rules: { base: string; ig: Ignore }[]) => {
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch (error) {
+      out.push({ kind: 'problem', display: toPosix(relative(options.cwd, dir)) || '.', reason: errnoReason(error) });
+      return;
+    }
+    if (seen.has(real)) return;
+    seen.add(real);
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (error) {
+      out.push({ kind: 'problem', display: toPosix(relative(options.cwd, dir)) || '.', reason: errnoReason(error) });
+      return;
+    }
+    const own = gitignoreOf(dir);
+    const active = own ? [...rules, { base: dir, ig: own }] : rules;
+    for (const name of names) {
+      if (ALWAYS_SKIPPED.has(name)) continue;
+      const path = join(dir, name);
+      let isDir = false;
+      let size = 0;
+      try {
+        const link = lstatSync(path);
+        const target = link.isSymbolicLink() ? statSync(path) : link;
+        isDir = target.isDirectory();
+        size = target.size;
+        if (!isDir && !target.isFile()) continue;
+      } catch (error) {
+        const reason = errnoReason(error);
+        out.push({
+          kind: 'problem',
+          display: toPosix(relative(options.cwd, path)),
+          reason: reason === 'no such file or directory' ? 'broken symlink' : reason,
+        });
+        continue;
+      }
+      const ignored = active.some(({ base, ig }) => {
+        const rel = toPosix(relative(base, path));
+        return ig.ignores(isDir ? `${rel}/` : rel);
+      });
+      if (ignored) continue;
+      if (isDir) {
+        visit(path, active);
+        continue;
+      }
+      const rel = toPosix(relative(root, path));
+      if (!accepted(rel, matchers) || (filter && !filter(rel))) continue;
+      out.push({ kind: 'file', path, display: toPosix(relative(options.cwd, path)), size });
+    }
+  };
+  visit(root, ancestorRules(root));
+  return out;
+}
+
+/** `.gitignore` rules of the directories above `root`, up to its git work tree's top. */
+function ancestorRules(root: string): { base: string; ig: Ignore }[] {
+  if (existsSync(join(root, '.git'))) return [];
+  const chain: string[] = [];
+  for (let dir = dirname(root); ; dir = dirname(dir)) {
+    chain.push(dir);
+    if (existsSync(join(dir, '.git'))) {
+      return chain
+        .reverse()
+        .flatMap((base) => {
+          const ig = gitignoreOf(base);
+          return ig ? [{ base, ig }] : [];
+        });
+    }
+    if (dirname(dir) === dir) return [];
+  }
+}
+
+/**
+ * Resolves the SOURCE arguments to entries, in argument order (directories sorted inside); a
+ * file reached twice is listed once.
+ *
+ * @example
+ * resolveSources(['docs', 'src/**\/*.ts', '-'], { cwd: process.cwd(), exclude: ['*.test.ts'] });
+ */
+export function resolveSources(sources: readonly string[], options: SourceOptions): SourceEntry[] {
+  const matchers = { include: matcher(options.include), exclude: matcher(options.exclude) };
+  const entries: SourceEntry[] = [];
+  for (const source of sources) {
+    if (source === '-') {
+      entries.push({ kind: 'stdin', display: '-' });
+      continue;
+    }
+    const path = resolve(options.cwd, source);
+    let stats: ReturnType<typeof statSync> | undefined;
+    try {
+      stats = statSync(path);
+    } catch (error) {
+      const scan = picomatch.scan(source);
+      if (scan.isGlob) {
+        const base = resolve(options.cwd, scan.base || '.');
+        const glob = picomatch(scan.glob, { dot: false });
+        const found = walk(base, options, matchers, (rel) => glob(rel));
+        entries.push(...(found.length > 0 ? found : [{ kind: 'problem' as const, display: source, reason: 'no file matches this pattern' }]));
+        continue;
+      }
+      let reason = errnoReason(error);
+      try {
+        if (lstatSync(path).isSymbolicLink()) reason = 'broken symlink';
+      } catch {
+        // not a link either: keep the stat error
+      }
+      entries.push({ kind: 'problem', display: source, reason });
+      continue;
+    }
+    if (stats.isDirectory()) entries.push(...walk(path, options, matchers));
+    else if (stats.isFile()) entries.push({ kind: 'file', path, display: toPosix(relative(options.cwd, path)) || source, size: stats.size });
+    else entries.push({ kind: 'problem', display: source, reason: 'not a regular file' });
+  }
+  const seen = new Set<string>();
+  return entries.filter((e) => {
+    if (e.kind !== 'file') return true;
+    if (seen.has(e.path)) return false;
+    seen.add(e.path);
+    return true;
+  });
+}
