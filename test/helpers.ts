@@ -1,11 +1,12 @@
 /** Shared helpers for integration tests: temp dirs and running the built CLI as a real process. */
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const POLICY_FIXTURES = join(here, '..', '..', 'test', 'fixtures', 'policy');
 /** The built CLI entry (tests run from dist/test). */
 export const CLI = join(here, '..', 'src', 'cli', 'main.js');
 export const DIST_SRC = join(here, '..', 'src');
@@ -91,4 +92,28 @@ export function nodeAsync(args: string[], options: CliOptions = {}): Promise<Cli
     );
     child.stdin.end(options.input ?? '');
   });
+}
+
+export interface PolicyCase {
+  group: string;
+  expect: 'accept' | 'quarantine' | 'reject';
+  text: string;
+  note?: string;
+  /** For secrets: the part that must never be echoed. */
+  secret?: string;
+}
+
+/** A policy corpus from test/fixtures/policy/ (hostile text lives there only, never in a test). */
+export function policyCorpus(name: 'adversarial.jsonl' | 'benign.jsonl'): PolicyCase[] {
+  return readFileSync(join(POLICY_FIXTURES, name), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as PolicyCase);
+}
+
+/** The text of one adversarial case, by group and a pattern on its note. */
+export function hostile(group: string, note: RegExp): string {
+  const found = policyCorpus('adversarial.jsonl').find((c) => c.group === group && note.test(c.note ?? ''));
+  if (found === undefined) throw new Error(`no adversarial fixture ${group} ${note}`);
+  return found.text;
 }

@@ -14,35 +14,15 @@ import { admitWrite } from '../src/items/admission.js';
 import { createItem } from '../src/items/build-item.js';
 import { MAX_CONTENT_CHARS } from '../src/policy/rules.js';
 import { createSqliteStore } from '../src/store/sqlite-store.js';
-import { cli, tempDir } from './helpers.js';
+import { cli, hostile, policyCorpus, tempDir } from './helpers.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'policy');
 
-interface Case {
-  group: string;
-  expect: 'accept' | 'quarantine' | 'reject';
-  text: string;
-  note?: string;
-  /** For secrets: the part that must never be echoed. */
-  secret?: string;
-}
-
-function corpus(name: string): Case[] {
-  return readFileSync(join(FIXTURES, name), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Case);
-}
-
-const adversarial = corpus('adversarial.jsonl');
-const benign = corpus('benign.jsonl');
+const adversarial = policyCorpus('adversarial.jsonl');
+const benign = policyCorpus('benign.jsonl');
 const secretCases = adversarial.filter((c) => c.secret !== undefined);
-const caseOf = (group: string, note: RegExp) => {
-  const found = adversarial.find((c) => c.group === group && note.test(c.note ?? ''));
-  assert.ok(found, `fixture ${group} ${note}`);
-  return found;
-};
+const caseOf = (group: string, note: RegExp) => ({ text: hostile(group, note) });
 
 /** Every 12-character window of `secret` (all of it, when shorter) is absent from `text`. */
 function assertNoPieceOf(secret: string, text: string, where: string): void {

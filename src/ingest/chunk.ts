@@ -132,28 +132,41 @@ export function chunkText(text: string, options: ChunkOptions): Chunk[] {
 }
 
 /**
- * A slice of only whitespace (leading blank lines, or a hard cut inside a long run of spaces) is
- * joined to a neighbour when it fits, and dropped otherwise: it carries no content.
+ * A slice of only whitespace (leading blank lines, a blank line isolated between two full chunks,
+ * a hard cut inside a run of spaces) joins the chunk before it, or else the chunk after it, as far
+ * as they have room; whitespace that fits in neither (possible only with a tiny limit or a run of
+ * blanks longer than it) is dropped, since it carries no content.
  */
 function mergeBlank(chunks: Chunk[], max: number): Chunk[] {
   const out: Chunk[] = [];
   let pending: Chunk | undefined;
   for (const chunk of chunks) {
     const previous = out[out.length - 1];
-    if (chunk.content.trim() !== '') {
-      if (pending !== undefined && pending.content.length + chunk.content.length <= max) {
-        const content = pending.content + chunk.content;
-        out.push({ content, line_start: pending.line_start, line_end: chunk.line_end });
+    if (chunk.content.trim() === '') {
+      if (previous !== undefined && pending === undefined && previous.content.length + chunk.content.length <= max) {
+        previous.content += chunk.content;
+        previous.line_end = Math.max(previous.line_end, chunk.line_end);
       } else {
-        out.push({ ...chunk });
+        pending = pending === undefined ? { ...chunk } : { ...pending, content: pending.content + chunk.content };
+      }
+      continue;
+    }
+    const next = { ...chunk };
+    if (pending !== undefined) {
+      let blank = pending.content;
+      if (previous !== undefined) {
+        const room = Math.max(0, max - previous.content.length);
+        previous.content += blank.slice(0, room);
+        blank = blank.slice(room);
+      }
+      const fits = Math.max(0, max - next.content.length);
+      if (blank.length > 0 && fits > 0) {
+        next.content = blank.slice(-fits) + next.content;
+        next.line_start = pending.line_start;
       }
       pending = undefined;
-    } else if (previous !== undefined && previous.content.length + chunk.content.length <= max) {
-      previous.content += chunk.content;
-      previous.line_end = Math.max(previous.line_end, chunk.line_end);
-    } else if (previous === undefined) {
-      pending = chunk;
     }
+    out.push(next);
   }
   return out;
 }

@@ -166,8 +166,9 @@ export function resolveSources(sources: readonly string[], options: SourceOption
       if (scan.isGlob) {
         const base = resolve(options.cwd, scan.base || '.');
         const glob = picomatch(scan.glob, { dot: false });
-        const found = walk(base, options, matchers, (rel) => glob(rel));
-        entries.push(...(found.length > 0 ? found : [{ kind: 'problem' as const, display: source, reason: 'no file matches this pattern' }]));
+        const found = existsSync(base) ? walk(base, options, matchers, (rel) => glob(rel)) : [];
+        if (found.some((e) => e.kind === 'file')) entries.push(...found);
+        else entries.push({ kind: 'problem', display: source, reason: 'no file matches this pattern' });
         continue;
       }
       let reason = errnoReason(error);

@@ -20,10 +20,6 @@ export async function extractOpenDocument(bytes: Uint8Array, ext: string): Promi
       if (tag === 'table:table' && ext === 'ods') return `## ${attribute(attributes, 'table:name') ?? ''}\n`;
       return undefined;
     },
-  })
-    // A cell's paragraph break is not a row break.
-    .replace(/\n\t/g, '\t')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  }).trim();
   return { text: text === '' ? '' : `${text}\n` };
 }

@@ -39,6 +39,10 @@ export function attribute(attributes: string, name: string): string | undefined 
   return m === null ? undefined : decodeEntities(m[2] ?? m[3] ?? '');
 }
 
+/** Marks the end of a table cell until the cleanup turns it into a tab. */
+const CELL_END = '\u0001';
+const CELL_END_RUN = new RegExp(`\\n*${CELL_END}`, 'g');
+
 const TOKEN = /<(\/?)([A-Za-z_][\w:.-]*)([^>]*?)(\/?)>|<!\[CDATA\[([\s\S]*?)\]\]>|<[!?][^>]*>|([^<]+)/g;
 
 /** The text of `xml` under `rules`. */
@@ -54,7 +58,7 @@ export function xmlText(xml: string, rules: XmlTextRules): string {
     if (tag === undefined) continue;
     if (closing) {
       if (rules.textIn?.has(tag)) depth = Math.max(0, depth - 1);
-      if (rules.tabAfter?.has(tag)) out += '\t';
+      if (rules.tabAfter?.has(tag)) out += CELL_END;
       if (rules.breakAfter.has(tag)) out += '\n';
       continue;
     }
@@ -64,12 +68,15 @@ export function xmlText(xml: string, rules: XmlTextRules): string {
     if (rules.lineBreak?.has(tag)) out += '\n';
     if (rules.spaces?.tag === tag) out += ' '.repeat(Math.min(1000, Number(attribute(attributes, rules.spaces.count) ?? 1) || 1));
     if (selfClosing) {
-      if (rules.tabAfter?.has(tag)) out += '\t';
+      if (rules.tabAfter?.has(tag)) out += CELL_END;
       if (rules.breakAfter.has(tag)) out += '\n';
     } else if (rules.textIn?.has(tag)) {
       depth++;
     }
   }
-  // Cells leave trailing tabs on each row.
-  return out.replace(/\t+\n/g, '\n').replace(/\n{3,}/g, '\n\n');
+  // A cell ends with a tab, not with the break of its last paragraph; a row drops trailing tabs.
+  return out
+    .replace(CELL_END_RUN, '\t')
+    .replace(/\t+(?=\n|$)/g, '')
+    .replace(/\n{3,}/g, '\n\n');
 }
