@@ -8,6 +8,7 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Row } from './stats.js';
 import { startupSuite } from './suites/startup.js';
+import { ingestSuite } from './suites/ingest.js';
 import { policySuite } from './suites/policy.js';
 import { locomoSuite, scifactSuite } from './suites/quality.js';
 import { storeSuite } from './suites/store.js';
@@ -42,6 +43,7 @@ const suites: Record<string, () => Row[] | Promise<Row[]>> = {
   startup: () => startupSuite(),
   policy: () => policySuite(),
   store: () => storeSuite(sizes),
+  ingest: () => ingestSuite(),
   scifact: () => scifactSuite(),
   locomo: () => locomoSuite(),
 };

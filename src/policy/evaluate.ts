@@ -91,6 +91,7 @@ function viewsOf(text: string): { token: View[]; phrase: View[] } {
 }
 
 function firstMatch(rule: PatternRule, text: string): RegExpExecArray | undefined {
+  if (rule.needs !== undefined && !rule.needs.test(text)) return undefined;
   for (const pattern of rule.patterns) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
@@ -120,7 +121,7 @@ function maskedSpans(view: View, views: readonly View[]): Span[] {
 function sensitiveSpans(text: string): Span[] {
   const spans: Span[] = [];
   for (const rule of PATTERN_RULES) {
-    if (!MASKED_GROUPS.has(rule.group)) continue;
+    if (!MASKED_GROUPS.has(rule.group) || (rule.needs !== undefined && !rule.needs.test(text))) continue;
     for (const pattern of rule.patterns) {
       pattern.lastIndex = 0;
       for (const m of text.matchAll(pattern)) {

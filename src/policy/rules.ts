@@ -24,6 +24,8 @@ export interface PatternRule extends PolicyRule {
   patterns: readonly RegExp[];
   /** Second check on a match (checksum, entropy, placeholder); a match it refuses does not count. */
   accept?: (match: RegExpExecArray) => boolean;
+  /** A cheap test a text must pass before the patterns run (most texts have no `@`, no `://`…). */
+  needs?: RegExp;
 }
 
 /** Content longer than this (in characters) is rejected unless the item is a `pointer`. */
@@ -175,12 +177,14 @@ const SECRET_RULES: PatternRule[] = [
   {
     id: 'secret.url-credentials',
     description: 'Password inside a URL or connection URI (scheme://user:password@host)',
+    needs: /:\/\/[^@\s]*@/,
     patterns: [/\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/:@'"]+:([^\s/@'"]+)@[^\s/'"]+/gi],
     accept: (m: RegExpExecArray) => !isPlaceholder(m[1] ?? '') && !/^[$%{<]/.test(m[1] ?? ''),
   },
   {
     id: 'secret.connection-string',
     description: 'Password field of a database connection string (semicolon-separated key=value pairs)',
+    needs: /p(?:ass)?w(?:or)?d\s*=/i,
     patterns: [
       /\b(?:server|data source|host|database|initial catalog|user id|uid|user)\s*=\s*[^;\n]+;[^\n]*?\b(?:password|pwd)\s*=\s*([^;'"\s]+)/gi,
     ],
@@ -190,6 +194,7 @@ const SECRET_RULES: PatternRule[] = [
     id: 'secret.assignment',
     description:
       'password=, secret=, api_key=, token= and similar assignments whose value looks generated (long, high entropy)',
+    needs: /(?:pass|pwd|secret|key|token)\w*["']?\s*[:=]/i,
     patterns: [
       /\b[A-Za-z0-9_.-]*?(?:password|passwd|pwd|(?:secret|signing|encryption|master|private)[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|client[_-]?secret|private[_-]?key|token)["']?\s*(?::=|=>|[:=])\s*(?:["'`]([^"'`\s]{1,256})["'`]|([^\s"'`,;)}\]]{1,256}))/gi,
     ],
@@ -355,6 +360,7 @@ const PII_RULES: PatternRule[] = [
   {
     id: 'pii.email',
     description: 'E-mail address (reserved example domains excepted)',
+    needs: /@/,
     patterns: [/(?<![\w/:.%+-])[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b/g],
     accept: (m: RegExpExecArray) => !RESERVED_EMAIL_DOMAIN.test(m[1] ?? '') && !/^git@/i.test(m[0]),
   },
