@@ -262,9 +262,11 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
        WHERE memory_fts MATCH ? ORDER BY score DESC LIMIT ?`,
     );
     const filterSql = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
+    // CROSS JOIN fixes the join order: the few ranked rowids drive the lookups. Left to itself the
+    // planner may prefer an index on a filter column (archived = 0) and scan every live item.
     const fetch = prepare(
-      `SELECT ${ITEM_FIELDS}, i.rowid AS rid FROM memory_items i
-       WHERE i.rowid IN (SELECT value FROM json_each(?)) ${filterSql}`,
+      `SELECT ${ITEM_FIELDS}, i.rowid AS rid FROM json_each(?) AS ranked CROSS JOIN memory_items i
+       ON i.rowid = ranked.value WHERE 1 ${filterSql}`,
     );
     for (let size = Math.max(limit * 2, 64); ; size *= 4) {
       const top = ranked.all(match, size) as { rid: number; score: number }[];
