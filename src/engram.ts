@@ -8,10 +8,10 @@ import {
   FTS_TOKENIZER_PRESETS,
   isFtsTokenizerPreset,
 } from './config/fts-tokenizer.js';
-import { EngramError, type ErrorCode, isEngramError } from './errors.js';
+import { EngramError } from './errors.js';
 import { type AdmissionHook, admitWrite, type WriteOperation } from './items/admission.js';
 import { type IngestProgress, type IngestReport, ingestSources } from './ingest/ingest.js';
-import { type ProposalFormat, parseProposals, splitLongNote } from './ingest/proposals.js';
+import { pullProposals, type PullResult } from './ingest/pull.js';
 import { rejectItem, type ReviewDecision, type ReviewReport, reviewItems, verifyItem } from './items/governance.js';
 import { policyDetails, recordWrite } from './items/journal.js';
 import {
@@ -152,28 +152,7 @@ export interface DoctorReport {
   problems: string[];
 }
 
-export interface PullEntry {
-  /** 1-based position of the proposal in the input. */
-  index: number;
-  status: 'stored' | 'quarantined' | 'rejected' | 'unchanged';
-  id?: string;
-  title: string;
-  /** Policy rules that matched (quarantine or reject). */
-  rules?: string[];
-  error?: ErrorCode;
-  reason?: string;
-}
-
-export interface PullResult {
-  /** Where the proposals were found: JSON, delimited blocks, Markdown sections, or plain text. */
-  format: ProposalFormat;
-  proposals: number;
-  stored: number;
-  quarantined: number;
-  rejected: number;
-  items: PullEntry[];
-}
-
+export type { PullEntry, PullResult } from './ingest/pull.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
 export type { IngestInput, PullInput } from './items/schemas.js';
 
@@ -375,52 +354,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async pull(text, input = {}) {
-      const defaults = parseInput(pullInputSchema, input);
-      if (text.trim() === '') {
-        throw new EngramError('EMPTY_INPUT', 'Nothing to pull: the input is empty', {
-          hint: 'Pipe an LLM answer in: llm "…" | engram pull',
-        });
-      }
-      const { format, proposals } = parseProposals(text);
-      const expanded = format === 'text' ? splitLongNote(proposals[0]?.content ?? text, defaults.title) : proposals;
-      const result: PullResult = {
-        format,
-        proposals: expanded.length,
-        stored: 0,
-        quarantined: 0,
-        rejected: 0,
-        items: [],
-      };
-      for (const [index, proposal] of expanded.entries()) {
-        const title = proposal.title ?? defaults.title ?? '';
-        try {
-          const { item, policy, action } = await write(
-            {
-              ...proposal,
-              title: title === '' ? undefined : title,
-              type: (proposal.type ?? defaults.type) as PutInput['type'],
-              tier: proposal.tier as PutInput['tier'],
-              scope: proposal.scope ?? defaults.scope,
-              tags: [...(proposal.tags ?? []), ...(defaults.tags ?? [])],
-              provenance: { source: 'pull', format, proposal: index + 1, ...proposal.provenance },
-            },
-            'pull',
-          );
-          const status = action === 'unchanged' ? 'unchanged' : item.quarantined ? 'quarantined' : 'stored';
-          if (status === 'quarantined') result.quarantined++;
-          else result.stored++;
-          const rules = policy.matches.map((m) => m.rule);
-          result.items.push({ index: index + 1, status, id: item.id, title, ...(rules.length > 0 ? { rules } : {}) });
-        } catch (error) {
-          if (!isEngramError(error) || error.code === 'DB_BUSY' || error.code === 'DB_ERROR') throw error;
-          result.rejected++;
-          const rules = Array.isArray(error.details.rules)
-            ? (error.details.rules as { rule: string; action: string }[]).filter((r) => r.action === 'reject').map((r) => r.rule)
-            : undefined;
-          result.items.push({ index: index + 1, status: 'rejected', title, error: error.code, reason: error.message, ...(rules ? { rules } : {}) });
-        }
-      }
-      return result;
+      // Proposal fields are validated by put's schema: a bad type or tier is that proposal's PARAM_ERROR.
+      return pullProposals(text, parseInput(pullInputSchema, input), (proposal) => write(proposal as PutInput, 'pull'));
     },
 
     async get(query) {

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { isEngramError } from '../errors.js';
-import { type AdmissionHook, admitWrite } from '../items/admission.js';
+import { type AdmissionHook, admitWrite, rejectedRules } from '../items/admission.js';
 import { createItem, nextVersion } from '../items/build-item.js';
 import { policyDetails, recordWrite } from '../items/journal.js';
 import { MAX_CONTENT_CHARS } from '../policy/rules.js';
@@ -257,10 +257,10 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
         const admitted = admitWrite(item, { operation: 'ingest', actor: context.actor, now: at }, context.admit);
         planned.push({ item: admitted.item, chunk, rules: policyDetails(admitted.policy) });
       } catch (error) {
-        if (isEngramError(error) && error.code === 'POLICY_REJECTED') {
-          const rules = (error.details.rules as { rule: string; action: string }[]).filter((r) => r.action === 'reject');
+        const rules = isEngramError(error) ? rejectedRules(error) : undefined;
+        if (rules !== undefined) {
           throw new ExtractError(
-            `POLICY_REJECTED: chunk ${i + 1} (lines ${chunk.line_start}–${chunk.line_end}): ${rules.map((r) => r.rule).join(', ')}; nothing from this file was stored`,
+            `POLICY_REJECTED: chunk ${i + 1} (lines ${chunk.line_start}–${chunk.line_end}): ${rules.join(', ')}; nothing from this file was stored`,
           );
         }
         throw error;

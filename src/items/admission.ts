@@ -55,6 +55,12 @@ export function policyRejected(policy: PolicyVerdict): EngramError {
   });
 }
 
+/** The ids of the rejecting rules carried by a POLICY_REJECTED error; undefined for other errors. */
+export function rejectedRules(error: EngramError): string[] | undefined {
+  if (error.code !== 'POLICY_REJECTED' || !Array.isArray(error.details.rules)) return undefined;
+  return (error.details.rules as PolicyMatch[]).filter((r) => r.action === 'reject').map((r) => r.rule);
+}
+
 function quarantine(item: MemoryItem, now: string): MemoryItem {
   const until = addHours(now, QUARANTINE_HOURS);
   return {

@@ -1,0 +1,72 @@
+/**
+ * `pull`: the proposals found in an LLM's answer are written one by one through the same write
+ * path as `put` (so the policy admits each); one refused proposal never stops the others.
+ */
+import { EngramError, type ErrorCode, isEngramError } from '../errors.js';
+import { rejectedRules } from '../items/admission.js';
+import type { PullInput } from '../items/schemas.js';
+import type { MemoryItem } from '../types.js';
+import type { PolicyVerdict } from '../policy/evaluate.js';
+import { parseProposals, type ProposalFormat, splitLongNote } from './proposals.js';
+
+export interface PullEntry {
+  /** 1-based position of the proposal in the input. */
+  index: number;
+  status: 'stored' | 'quarantined' | 'rejected';
+  id?: string;
+  title: string;
+  /** Policy rules that matched (quarantine or reject). */
+  rules?: string[];
+  error?: ErrorCode;
+  reason?: string;
+}
+
+export interface PullResult {
+  /** Where the proposals were found: JSON, delimited blocks, Markdown sections, or plain text. */
+  format: ProposalFormat;
+  proposals: number;
+  stored: number;
+  quarantined: number;
+  rejected: number;
+  items: PullEntry[];
+}
+
+/** Parses `text` into proposals and writes each with `write` (the facade's `put` path). */
+export async function pullProposals(
+  text: string,
+  defaults: Omit<PullInput, 'type'> & { type?: string },
+  write: (input: Record<string, unknown>) => Promise<{ item: MemoryItem; policy: PolicyVerdict }>,
+): Promise<PullResult> {
+  if (text.trim() === '') {
+    throw new EngramError('EMPTY_INPUT', 'Nothing to pull: the input is empty', {
+      hint: 'Pipe an LLM answer in: llm "…" | engram pull',
+    });
+  }
+  const { format, proposals } = parseProposals(text);
+  const expanded = format === 'text' ? splitLongNote(proposals[0]?.content ?? text, defaults.title) : proposals;
+  const result: PullResult = { format, proposals: expanded.length, stored: 0, quarantined: 0, rejected: 0, items: [] };
+  for (const [i, proposal] of expanded.entries()) {
+    const index = i + 1;
+    const title = proposal.title ?? defaults.title ?? '';
+    try {
+      const { item, policy } = await write({
+        ...proposal,
+        title: title === '' ? undefined : title,
+        type: proposal.type ?? defaults.type,
+        scope: proposal.scope ?? defaults.scope,
+        tags: [...(proposal.tags ?? []), ...(defaults.tags ?? [])],
+        provenance: { source: 'pull', format, proposal: index, ...proposal.provenance },
+      });
+      const rules = policy.matches.map((m) => m.rule);
+      const status = item.quarantined ? 'quarantined' : 'stored';
+      result[status]++;
+      result.items.push({ index, status, id: item.id, title, ...(rules.length > 0 ? { rules } : {}) });
+    } catch (error) {
+      if (!isEngramError(error) || error.code === 'DB_BUSY' || error.code === 'DB_ERROR') throw error;
+      result.rejected++;
+      const rules = rejectedRules(error);
+      result.items.push({ index, status: 'rejected', title, error: error.code, reason: error.message, ...(rules ? { rules } : {}) });
+    }
+  }
+  return result;
+}
