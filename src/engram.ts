@@ -14,6 +14,7 @@ import { type IngestProgress, type IngestReport, ingestSources } from './ingest/
 import { pullProposals, type PullResult } from './ingest/pull.js';
 import { rejectItem, type ReviewDecision, type ReviewReport, reviewItems, verifyItem } from './items/governance.js';
 import { policyDetails, recordWrite } from './items/journal.js';
+import { requireItem as requireStoredItem } from './items/lookup.js';
 import {
   createItem,
   exportLine,
@@ -267,16 +268,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   const record = (item: MemoryItem, action: string, details: Record<string, unknown> = {}) =>
     recordWrite(store, actor, item, action, details);
 
-  const requireItem = (id: string): MemoryItem => {
-    const item = store.getItem(id);
-    if (item === undefined) {
-      throw new EngramError('NOT_FOUND', `No memory item with id ${id}`, {
-        hint: 'Use `engram list` to find ids.',
-        details: { id },
-      });
-    }
-    return item;
-  };
+  const requireItem = (id: string): MemoryItem => requireStoredItem(store, id);
 
   async function write(input: PutInput, operation: WriteOperation): Promise<PutResult> {
     const { id, if_version: ifVersion, ...fields } = parseInput(putInputSchema, input);

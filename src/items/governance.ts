@@ -11,6 +11,7 @@ import { addHours } from '../util/time.js';
 import { policyRejected } from './admission.js';
 import { hasChanges, nextVersion } from './build-item.js';
 import { recordWrite } from './journal.js';
+import { requireItem } from './lookup.js';
 
 export interface QuarantinedItem extends MemoryItem {
   /** The rules that put the item in quarantine, from its write events. */
@@ -54,16 +55,8 @@ export function reviewItems(store: Store, now: string, withinHours: number, limi
   return { quarantined, contradicted, expiring, within_hours: withinHours };
 }
 
-function requireLive(store: Store, id: string): MemoryItem {
-  const item = store.getItem(id);
-  if (item === undefined) {
-    throw new EngramError('NOT_FOUND', `No memory item with id ${id}`, {
-      hint: 'Use `engram review` to list items waiting for a decision.',
-      details: { id },
-    });
-  }
-  return item;
-}
+const requireLive = (store: Store, id: string) =>
+  requireItem(store, id, 'Use `engram review` to list items waiting for a decision.');
 
 /** Marks an item verified and injectable, clears its expiry and quarantine; secrets still reject. */
 export function verifyItem(store: Store, actor: string | null, id: string, now: string): ReviewDecision {
