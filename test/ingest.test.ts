@@ -231,6 +231,10 @@ test('directories honour .gitignore, skip .git / node_modules / .engram, and --i
   assert.deepEqual(paths(['.']), ['.gitignore', 'docs/guide.md', 'src/a.test.ts', 'src/a.ts']);
   assert.deepEqual(paths(['.', '--include', '*.ts', '--exclude', '*.test.ts']), ['src/a.ts']);
   assert.deepEqual(paths(['src/*.ts']), ['src/a.test.ts', 'src/a.ts']);
+  const auto = cli(['ingest', 'docs/guide.md', '--format', 'auto', '--db', join(dir, 'auto.db')], { cwd: dir });
+  assert.equal(auto.code, 0, auto.stderr);
+  const item = cli(['list', '--db', join(dir, 'auto.db')]).json?.items as { tags: string[]; type: string }[];
+  assert.deepEqual(item[0]?.tags, ['markdown', 'docs'], '--format auto reaches ingest, not the output format');
   const dry = cli(['ingest', '--dry-run', '.'], { cwd: dir });
   assert.equal((dry.json?.totals as Record<string, number>).ingested, 4);
   assert.equal(cli(['stats'], { cwd: dir }).json?.total ?? 0, 0, 'a dry run writes nothing');

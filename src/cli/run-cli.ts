@@ -131,7 +131,6 @@ async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
       'database file (default: nearest .engram/memory.db, else ~/.engram/memory.db)',
     )
     .option('--json', 'JSON output (default when stdout is not a terminal)')
-    .option('--format <format>', 'output format: text|json')
     .option('-q, --quiet', 'no warnings or progress on stderr')
     .option('-v, --verbose', 'show error causes and stack traces')
     .option('--session <id>', 'actor recorded on writes (or ENGRAM_SESSION)')
@@ -149,6 +148,8 @@ async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
       '\nExamples:\n  $ engram init\n  $ engram put --type decision --tags auth --content "We chose JWT for stateless auth"\n  $ engram list --tags auth\n  $ engram <command> --help',
     );
   const invoked = invokedCommand(io.argv);
+  // Commander would give a program option priority over a command's own option of the same name.
+  if (invoked === undefined || !OWN_FORMAT_FLAG.has(invoked)) program.option('--format <format>', 'output format: text|json');
   for (const entry of COMMANDS) {
     const command = program.command(entry.name).description(entry.summary);
     if (entry.name === invoked) (await entry.load()).configure(command, run);
