@@ -20,6 +20,12 @@ export const ITEM_TYPES = [
   'note',
 ] as const;
 export const TIERS = ['stm', 'mtm', 'ltm'] as const;
+/** mem-context's memory types, accepted wherever a tier is read: episodic, semantic, permanent. */
+export const TIER_ALIASES: Readonly<Record<string, (typeof TIERS)[number]>> = Object.freeze({
+  episodic: 'stm',
+  semantic: 'mtm',
+  permanent: 'ltm',
+});
 export const LAYERS = ['project', 'feature', 'run'] as const;
 export const VALIDATIONS = ['unverified', 'verified', 'contradicted'] as const;
 export const SECRECY_TIERS = ['S0', 'S2', 'S3'] as const;

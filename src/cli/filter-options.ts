@@ -1,8 +1,8 @@
 /** The item filters shared by `list` and `search`: their flags and their translation to input. */
 import type { Command } from 'commander';
 import type { ListInput } from '../engram.js';
-import { ITEM_TYPES, LAYERS, TIERS } from '../types.js';
-import { enumOption, listOption, timeOption } from './options.js';
+import { ITEM_TYPES, LAYERS, type TIERS } from '../types.js';
+import { enumOption, TIER_VALUES, listOption, timeOption } from './options.js';
 
 export interface FilterFlags {
   layer?: (typeof LAYERS)[number];
@@ -26,7 +26,7 @@ export function addFilterOptions(command: Command): Command {
   return command
     .addOption(enumOption('--layer <layer>', 'layer', LAYERS))
     .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
-    .addOption(enumOption('--tier <tier>', 'tier', TIERS))
+    .addOption(enumOption('--tier <tier>', 'tier', TIER_VALUES))
     .option('--task <id>', 'task id')
     .option('--step <id>', 'step id')
     .option('--key <key>', 'exact key')

@@ -6,7 +6,7 @@ import { Option } from 'commander';
 import { EngramError } from '../errors.js';
 import { splitCommaList } from '../util/terms.js';
 import { parseTime } from '../util/time.js';
-import { SECRECY_TIERS } from '../types.js';
+import { SECRECY_TIERS, TIER_ALIASES, TIERS } from '../types.js';
 
 function paramError(flag: string, value: string, hint: string): never {
   throw new EngramError('PARAM_ERROR', `Invalid value '${value}' for ${flag}`, {
@@ -92,6 +92,9 @@ export function jsonObjectOption(flags: string, description: string): Option {
     );
   });
 }
+
+/** Values `--tier` accepts: the tiers and mem-context's aliases (the library maps them). */
+export const TIER_VALUES: readonly string[] = [...TIERS, ...Object.keys(TIER_ALIASES)];
 
 /** `--secrecy S0|S2|S3`: output redaction tier (KOAS); ENGRAM_SECRECY gives the default. */
 export function secrecyOption(): Option {

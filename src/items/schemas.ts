@@ -3,7 +3,7 @@
  * that all three validate the same way and report the same PARAM_ERROR.
  */
 import { z } from 'zod';
-import { ITEM_TYPES, LAYERS, LINK_TYPES, SECRECY_TIERS, TIERS, VALIDATIONS } from '../types.js';
+import { ITEM_TYPES, LAYERS, LINK_TYPES, SECRECY_TIERS, TIER_ALIASES, TIERS, VALIDATIONS } from '../types.js';
 import { SORTS } from '../search/rank.js';
 import { isCanonicalTimestamp } from '../util/time.js';
 
@@ -14,6 +14,8 @@ const timestamp = z.string().refine(isCanonicalTimestamp, {
 });
 const terms = z.array(z.string().max(200)).max(1000);
 const provenance = z.record(z.string(), z.unknown());
+/** A tier, or one of mem-context's names for it (episodic, semantic, permanent). */
+const tier = z.preprocess((value) => (typeof value === 'string' ? (TIER_ALIASES[value] ?? value) : value), z.enum(TIERS));
 
 /** An item id: `MEM-…` for new items, but any imported id is kept as given. */
 export const itemIdSchema = z
@@ -27,7 +29,7 @@ export const itemFieldsSchema = z.strictObject({
   title: z.string().max(1000).optional(),
   content: z.string(),
   type: z.enum(ITEM_TYPES).optional(),
-  tier: z.enum(TIERS).optional(),
+  tier: tier.optional(),
   layer: z.enum(LAYERS).optional(),
   task_id: text.optional(),
   step_id: text.optional(),
@@ -69,7 +71,7 @@ export type GetQuery = z.input<typeof getQuerySchema>;
 export const listFilterSchema = z.strictObject({
   layer: z.enum(LAYERS).optional(),
   type: z.enum(ITEM_TYPES).optional(),
-  tier: z.enum(TIERS).optional(),
+  tier: tier.optional(),
   task_id: text.optional(),
   step_id: text.optional(),
   key: text.optional(),
@@ -93,7 +95,7 @@ export const importItemSchema = z.object({
   title: z.string().default(''),
   content: z.string(),
   type: z.enum(ITEM_TYPES).default('note'),
-  tier: z.enum(TIERS).default('stm'),
+  tier: tier.default('stm'),
   layer: z.enum(LAYERS).nullable().default(null),
   task_id: nullableText.default(null),
   step_id: nullableText.default(null),
@@ -156,7 +158,7 @@ export const recallInputSchema = z.strictObject({
   budget: z.number().int().min(1).max(1_000_000).optional(),
   mode: z.enum(['inject', 'catalog', 'hybrid']).optional(),
   header: z.boolean().optional(),
-  tier: z.enum(TIERS).optional(),
+  tier: tier.optional(),
   type: z.enum(ITEM_TYPES).optional(),
   scope: text.optional(),
   tags: terms.optional(),
@@ -177,7 +179,7 @@ export const ingestInputSchema = z.strictObject({
   injectable: z.boolean().optional(),
   scope: text.min(1).optional(),
   corpus: text.min(1).optional(),
-  tier: z.enum(TIERS).optional(),
+  tier: tier.optional(),
   dry_run: z.boolean().optional(),
 });
 

@@ -4,9 +4,9 @@
  * any file failed (the others are stored all the same).
  */
 import type { Command } from 'commander';
-import { TIERS, type Tier } from '../../types.js';
+import type { Tier } from '../../types.js';
 import type { CliContext, CommandOutput } from '../context.js';
-import { enumOption, exampleText, intOption, listOption } from '../options.js';
+import { enumOption, TIER_VALUES, exampleText, intOption, listOption } from '../options.js';
 import { readStdin } from '../read-input.js';
 import type { Runner } from '../runner.js';
 
@@ -63,7 +63,7 @@ export function configure(command: Command, run: Runner): void {
     .option('--injectable', 'let recall inject the chunks (default: not, until consolidated or verified)')
     .option('--scope <scope>', 'scope of the chunks (default project)')
     .option('--corpus <id>', 'corpus id: separates collections of documents')
-    .addOption(enumOption('--tier <tier>', 'tier of the chunks (default stm)', TIERS))
+    .addOption(enumOption('--tier <tier>', 'tier of the chunks (default stm)', TIER_VALUES))
     .addOption(listOption('--include <globs>', 'only files matching these globs (relative to each directory)'))
     .addOption(listOption('--exclude <globs>', 'skip files matching these globs'))
     .option('--dry-run', 'read, extract, chunk and check everything; write nothing')

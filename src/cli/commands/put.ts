@@ -1,7 +1,7 @@
 /** `engram put`: create or update an item (by id, by logical key, or new). */
 import type { Command } from 'commander';
 import { EngramError } from '../../errors.js';
-import { ITEM_TYPES, LAYERS, SECRECY_TIERS, TIERS, VALIDATIONS } from '../../types.js';
+import { ITEM_TYPES, LAYERS, SECRECY_TIERS, type TIERS, VALIDATIONS } from '../../types.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import {
   enumOption,
@@ -10,6 +10,7 @@ import {
   jsonObjectOption,
   listOption,
   numberOption,
+  TIER_VALUES,
   timeOption,
 } from '../options.js';
 import { readContent } from '../read-input.js';
@@ -49,7 +50,7 @@ export function configure(command: Command, run: Runner): void {
     .option('--file <path>', 'read the content from a file (\'-\' for stdin)')
     .option('--title <text>', 'short title')
     .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
-    .addOption(enumOption('--tier <tier>', 'memory tier', TIERS))
+    .addOption(enumOption('--tier <tier>', 'memory tier', TIER_VALUES))
     .addOption(enumOption('--layer <layer>', 'memtool layer; with --key makes an upsert', LAYERS))
     .option('--key <key>', 'logical key (upserts on layer+key+task+step)')
     .option('--task <id>', 'task id')

@@ -5,9 +5,9 @@
  */
 import type { Command } from 'commander';
 import { EngramError } from '../../errors.js';
-import { ITEM_TYPES, type Secrecy, TIERS } from '../../types.js';
+import { ITEM_TYPES, type Secrecy, type TIERS } from '../../types.js';
 import type { CliContext, CommandOutput } from '../context.js';
-import { enumOption, exampleText, intOption, listOption, secrecyOption } from '../options.js';
+import { enumOption, TIER_VALUES, exampleText, intOption, listOption, secrecyOption } from '../options.js';
 import type { Runner } from '../runner.js';
 
 interface RecallFlags {
@@ -32,7 +32,7 @@ export function configure(command: Command, run: Runner): void {
       'hybrid',
     ]))
     .option('--no-header', 'omit the opening and closing lines of the block')
-    .addOption(enumOption('--tier <tier>', 'tier', TIERS))
+    .addOption(enumOption('--tier <tier>', 'tier', TIER_VALUES))
     .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
     .option('--scope <scope>', 'scope')
     .addOption(listOption('--tags <tags>', 'all of these tags'))
