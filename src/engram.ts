@@ -12,7 +12,14 @@ import { EngramError } from './errors.js';
 import { type AdmissionHook, admitWrite, type WriteOperation } from './items/admission.js';
 import { type IngestProgress, type IngestReport, ingestSources } from './ingest/ingest.js';
 import { pullProposals, type PullResult } from './ingest/pull.js';
-import { rejectItem, type ReviewDecision, type ReviewReport, reviewItems, verifyItem } from './items/governance.js';
+import {
+  forgetItem,
+  rejectItem,
+  type ReviewDecision,
+  type ReviewReport,
+  reviewItems,
+  verifyItem,
+} from './items/governance.js';
 import { policyDetails, recordWrite } from './items/journal.js';
 import { requireItem as requireStoredItem } from './items/lookup.js';
 import {
@@ -38,6 +45,8 @@ import {
   putInputSchema,
   type RecallInput,
   recallInputSchema,
+  type UpdateInput,
+  updateInputSchema,
   type SearchInput,
   searchInputSchema,
 } from './items/schemas.js';
@@ -55,7 +64,7 @@ import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
 
 export type { ImportReport } from './items/import-lines.js';
-export type { GetQuery, ListInput, PutInput, RecallInput, SearchInput } from './items/schemas.js';
+export type { GetQuery, ListInput, PutInput, RecallInput, SearchInput, UpdateInput } from './items/schemas.js';
 
 export interface EngramOptions {
   /** Database file, or `:memory:`. */
@@ -196,6 +205,12 @@ export interface Engram {
   show(id: string, options?: { secrecy?: Secrecy }): Promise<ShowResult>;
   /** Every stored version, oldest first. */
   history(id: string): Promise<Revision[]>;
+  /** Changes any fields of an existing item (content optional): a new version, through the policy. */
+  update(id: string, input: UpdateInput): Promise<PutResult>;
+  /** Forgets an item: archived, weight 0, never injected again; its history stays. */
+  forget(id: string): Promise<ReviewDecision>;
+  /** Links where the item is source or destination. */
+  links(id: string): Promise<MemoryLink[]>;
   /** Archives an item, or with `hard` removes it and its derived rows. */
   delete(id: string, options?: { hard?: boolean }): Promise<DeleteResult>;
   link(input: { src_id: string; dst_id: string; type: LinkType }): Promise<LinkResult>;
@@ -402,7 +417,14 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         ...filter
       } = parseInput(recallInputSchema, input);
       const at = now();
-      const live = { ...filter, injectable: true, archived: 'exclude', quarantined: 'exclude', live_at: at } as const;
+      const live = {
+        ...filter,
+        injectable: true,
+        archived: 'exclude',
+        quarantined: 'exclude',
+        recallable: true,
+        live_at: at,
+      } as const;
       const found = await searchCascade(store, query, live, RECALL_POOL, fullText);
       const ranked = rankHits(found.hits, 'relevance', clock()).map(({ item, factors }) => ({
         item: redactItem(item, secrecy),
@@ -518,6 +540,21 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
     async review({ withinHours = DEFAULT_REVIEW_HOURS, limit = DEFAULT_LIST_LIMIT } = {}) {
       return reviewItems(store, now(), withinHours, limit);
+    },
+
+    async update(id, input) {
+      const fields = parseInput(updateInputSchema, input);
+      const existing = requireItem(id);
+      return write({ ...fields, id, content: fields.content ?? existing.content } as PutInput, 'put');
+    },
+
+    async forget(id) {
+      return forgetItem(store, actor, id, now());
+    },
+
+    async links(id) {
+      requireItem(id);
+      return store.listLinks(id);
     },
 
     async verify(id) {

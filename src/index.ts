@@ -25,6 +25,7 @@ export {
   type SearchResult,
   type SearchStage,
   type ShowResult,
+  type UpdateInput,
 } from './engram.js';
 export {
   EngramError,

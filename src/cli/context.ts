@@ -22,7 +22,8 @@ export type View
     | 'review'
     | 'decision'
     | 'ingest'
-    | 'pull';
+    | 'pull'
+    | 'links';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`

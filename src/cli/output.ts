@@ -203,6 +203,10 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
       p.dim(`${d.proposals as number} proposal(s) as ${d.format as string}: ${d.stored as number} stored, ${d.quarantined as number} quarantined, ${d.rejected as number} rejected`),
     ].join('\n');
   },
+  links: (d, p) => {
+    const links = d.links as MemoryLink[];
+    return links.length === 0 ? p.dim('no links') : links.map((l) => linkLine(l, p).trimStart()).join('\n');
+  },
   decision: (d, p) => `${d.action as string} ${p.id(d.id as string)} v${(d.item as MemoryItem).version}`,
   init: (d, p) =>
     `${d.created ? 'Initialised' : 'Already initialised'} ${p.bold(d.path as string)}\n${p.dim('tokenizer')} ${d.fts_tokenizer as string}`,

@@ -28,7 +28,7 @@ export interface ReviewReport {
 
 export interface ReviewDecision {
   id: string;
-  action: 'verified' | 'rejected' | 'unchanged';
+  action: 'verified' | 'rejected' | 'forgotten' | 'unchanged';
   item: MemoryItem;
 }
 
@@ -94,5 +94,17 @@ export function rejectItem(
     store.updateItem(item);
     recordWrite(store, actor, item, 'reject', reason === undefined ? {} : { reason });
     return { id, action: 'rejected', item };
+  });
+}
+
+/** mem-context's forget: archived, weight 0, never injected again (history keeps what it was). */
+export function forgetItem(store: Store, actor: string | null, id: string, now: string): ReviewDecision {
+  return store.transaction(() => {
+    const existing = requireItem(store, id);
+    if (existing.archived && existing.weight === 0 && !existing.injectable) return { id, action: 'unchanged', item: existing };
+    const item = nextVersion(existing, { ...existing, archived: true, weight: 0, injectable: false }, now);
+    store.updateItem(item);
+    recordWrite(store, actor, item, 'forget');
+    return { id, action: 'forgotten', item };
   });
 }

@@ -55,6 +55,13 @@ export const putInputSchema = itemFieldsSchema.extend({
 
 export type PutInput = z.input<typeof putInputSchema>;
 
+/** `update`: any of put's fields, content included, on an existing item. */
+export const updateInputSchema = itemFieldsSchema.partial().extend({
+  if_version: z.number().int().min(0).optional(),
+});
+
+export type UpdateInput = z.input<typeof updateInputSchema>;
+
 /** `get`: an id, or a logical key (task and step narrow it when given). */
 export const getQuerySchema = z.union([
   z.strictObject({ id: itemIdSchema }),

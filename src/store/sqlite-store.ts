@@ -83,6 +83,11 @@ function listQuery(filter: ListFilter, driveFromTags = true): { from: string; wh
   if (quarantined === 'exclude') clauses.push('i.quarantined = 0');
   if (quarantined === 'only') clauses.push('i.quarantined = 1');
   if (filter.injectable !== undefined) clauses.push(`i.injectable = ${filter.injectable ? 1 : 0}`);
+  if (filter.recallable) {
+    clauses.push(
+      `i.validation != 'contradicted' AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.dst_id = i.id AND l.type = 'supersedes')`,
+    );
+  }
   if (filter.live_at !== undefined) {
     clauses.push('(i.expires_at IS NULL OR i.expires_at > ?)');
     params.push(filter.live_at);

@@ -36,6 +36,8 @@ export interface ListFilter {
   quarantined?: ArchivedFilter;
   /** Only items that may be pasted into prompts. */
   injectable?: boolean;
+  /** Only items recall may use: not `contradicted`, not the target of a `supersedes` link. */
+  recallable?: boolean;
   /** Only items not expired at this time (ISO-8601). */
   live_at?: string;
   /** Only items expiring at or before this time (ISO-8601). */

@@ -1,7 +1,7 @@
 /**
  * `engram verify ID` and `engram reject ID [--reason TEXT]`: the two decisions on an item that
  * `engram review` lists. Verify makes it injectable (the reject rules are checked again); reject
- * archives it.
+ * archives it. `engram forget ID` (mem-context): archived with weight 0, never injected again.
  */
 import type { Command } from 'commander';
 import type { CliContext, CommandOutput } from '../context.js';
@@ -11,13 +11,17 @@ import type { Runner } from '../runner.js';
 export function configure(command: Command, run: Runner): void {
   const verify = command.name() === 'verify';
   command.argument('<id>', 'item id');
-  if (!verify) command.option('--reason <text>', 'why it was rejected (kept in the event)');
+  if (command.name() === 'reject') command.option('--reason <text>', 'why it was rejected (kept in the event)');
   command
-    .addHelpText('after', exampleText(`engram ${command.name()} MEM-0123456789ab${verify ? '' : ' --reason "outdated"'}`))
+    .addHelpText('after', exampleText(`engram ${command.name()} MEM-0123456789ab${command.name() === 'reject' ? ' --reason "outdated"' : ''}`))
     .action(
       run(async (ctx: CliContext, id: string, flags: { reason?: string }): Promise<CommandOutput> => {
         const engram = await ctx.open({ write: true });
-        const decision = verify ? await engram.verify(id) : await engram.reject(id, { reason: flags.reason });
+        const decision = verify
+          ? await engram.verify(id)
+          : command.name() === 'forget'
+            ? await engram.forget(id)
+            : await engram.reject(id, { reason: flags.reason });
         return { kind: 'data', view: 'decision', data: { ...decision } };
       }),
     );

@@ -118,4 +118,24 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'Dry-run the write policy on a text (policy check), or list its rules (policy rules)',
     load: () => import('./policy.js'),
   },
+  {
+    name: 'update',
+    summary: 'Change fields of an item by id (content optional): a new version, through the policy',
+    load: () => import('./put.js'),
+  },
+  {
+    name: 'forget',
+    summary: 'Forget an item: archived, weight 0, never recalled again (history kept)',
+    load: () => import('./decide.js'),
+  },
+  {
+    name: 'link',
+    summary: 'Link two items: supersedes (hides the target from recall), supports, contradicts, …',
+    load: () => import('./link.js'),
+  },
+  {
+    name: 'links',
+    summary: 'List the links of an item, both directions',
+    load: () => import('./link.js'),
+  },
 ];

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { EngramError } from '../../errors.js';
 import { ITEM_TYPES, LAYERS, SECRECY_TIERS, type TIERS, VALIDATIONS } from '../../types.js';
+import type { PutResult } from '../../engram.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import {
   enumOption,
@@ -43,11 +44,13 @@ interface PutFlags {
 }
 
 export function configure(command: Command, run: Runner): void {
+  const update = command.name() === 'update';
+  if (update) command.argument('<id>', 'item id');
+  else command.argument('[stdin]', '\'-\' to read content from standard input');
+  if (!update) command.option('--id <id>', 'update this item (NOT_FOUND if absent)');
   command
-    .argument('[stdin]', '\'-\' to read content from standard input')
-    .option('--id <id>', 'update this item (NOT_FOUND if absent)')
-    .option('--content <text>', 'the content')
-    .option('--file <path>', 'read the content from a file (\'-\' for stdin)')
+    .option('--content <text>', update ? 'new content' : 'the content')
+    .option('--file <path>', `read the ${update ? 'new ' : ''}content from a file ('-' for stdin)`)
     .option('--title <text>', 'short title')
     .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
     .addOption(enumOption('--tier <tier>', 'memory tier', TIER_VALUES))
@@ -62,7 +65,7 @@ export function configure(command: Command, run: Runner): void {
     .option('--source <source>', 'where it came from (PRD, manual, log, …)')
     .addOption(jsonObjectOption('--provenance <json>', 'provenance as a JSON object'))
     .addOption(numberOption('--confidence <0..1>', 'confidence', 0, 1))
-    .addOption(enumOption('--validation <state>', 'validation state', VALIDATIONS))
+    .addOption(enumOption('--validation <state>', 'validation state (contradicted: never recalled)', VALIDATIONS))
     .addOption(numberOption('--weight <n>', 'importance weight', 0, 1e6))
     .option('--injectable', 'may be pasted into prompts by recall (default)')
     .option('--no-injectable', 'never paste into prompts')
@@ -73,37 +76,28 @@ export function configure(command: Command, run: Runner): void {
     )
     .addHelpText(
       'after',
-      exampleText(
-        'engram put --layer feature --task T123 --key business_rules --content \'Password: 8+ chars\'',
-        'echo \'We chose JWT for stateless auth\' | engram put --type decision --tags auth',
-        'engram put --id MEM-0123456789ab --if-version 2 --file notes.md',
-      ),
+      update
+        ? exampleText(
+            'engram update MEM-0123456789ab --tags auth,security --confidence 0.9',
+            'engram update MEM-0123456789ab --validation contradicted',
+            'engram update MEM-0123456789ab --file notes.md --if-version 3',
+          )
+        : exampleText(
+            'engram put --layer feature --task T123 --key business_rules --content \'Password: 8+ chars\'',
+            'echo \'We chose JWT for stateless auth\' | engram put --type decision --tags auth',
+            'engram put --id MEM-0123456789ab --if-version 2 --file notes.md',
+          ),
     )
     .action(
-      run(async (ctx, stdinArg: string | undefined, flags: PutFlags) =>
-        putCommand(ctx, stdinArg, flags),
+      run(async (ctx, arg: string | undefined, flags: PutFlags) =>
+        update ? updateCommand(ctx, arg ?? '', flags) : putCommand(ctx, arg, flags),
       ),
     );
 }
 
-async function putCommand(
-  ctx: CliContext,
-  stdinArg: string | undefined,
-  flags: PutFlags,
-): Promise<CommandOutput> {
-  if (stdinArg !== undefined && stdinArg !== '-') {
-    throw new EngramError('PARAM_ERROR', `Unexpected argument '${stdinArg}'`, {
-      hint: 'Pass text with --content, a file with --file, or \'-\' for stdin.',
-    });
-  }
-  const content = await readContent(
-    { content: flags.content, file: flags.file, dash: stdinArg === '-' },
-    ctx,
-  );
-  const engram = await ctx.open({ write: true });
-  const result = await engram.put({
-    content,
-    id: flags.id,
+/** Every item field given as a flag (content aside). */
+function fieldsOf(flags: PutFlags) {
+  return {
     if_version: flags.ifVersion,
     title: flags.title,
     type: flags.type,
@@ -124,7 +118,10 @@ async function putCommand(
     injectable: flags.injectable,
     secrecy: flags.secrecy,
     expires_at: flags.expires,
-  });
+  };
+}
+
+function written(ctx: CliContext, result: PutResult): CommandOutput {
   if (result.policy.verdict === 'quarantine' && result.action !== 'unchanged') {
     const rules = result.policy.matches.map((m) => m.rule).join(', ');
     ctx.warn(
@@ -132,4 +129,32 @@ async function putCommand(
     );
   }
   return { kind: 'data', view: 'put', data: { ...result } };
+}
+
+async function putCommand(
+  ctx: CliContext,
+  stdinArg: string | undefined,
+  flags: PutFlags,
+): Promise<CommandOutput> {
+  if (stdinArg !== undefined && stdinArg !== '-') {
+    throw new EngramError('PARAM_ERROR', `Unexpected argument '${stdinArg}'`, {
+      hint: 'Pass text with --content, a file with --file, or \'-\' for stdin.',
+    });
+  }
+  const content = await readContent(
+    { content: flags.content, file: flags.file, dash: stdinArg === '-' },
+    ctx,
+  );
+  const engram = await ctx.open({ write: true });
+  return written(ctx, await engram.put({ content, id: flags.id, ...fieldsOf(flags) }));
+}
+
+/** `engram update ID --field value…`: content only when --content or --file is given. */
+async function updateCommand(ctx: CliContext, id: string, flags: PutFlags): Promise<CommandOutput> {
+  const content
+    = flags.content === undefined && flags.file === undefined
+      ? undefined
+      : await readContent({ content: flags.content, file: flags.file }, ctx);
+  const engram = await ctx.open({ write: true });
+  return written(ctx, await engram.update(id, { ...fieldsOf(flags), ...(content === undefined ? {} : { content }) }));
 }
