@@ -153,7 +153,7 @@ test('every error code has its exit code, a JSON error on stderr and nothing on 
   const conflict = cli(['put', '--db', db, '--id', id, '--if-version', '1', '--content', 'v3']);
   assert.equal(conflict.error?.current_version, 2);
   const badEnum = cli(['put', '--db', db, '--tier', 'eternal', '--content', 'x']);
-  assert.equal(badEnum.error?.hint, 'Valid values: stm, mtm, ltm');
+  assert.equal(badEnum.error?.hint, 'Valid values: stm, mtm, ltm, episodic, semantic, permanent');
   const unknown = cli(['put', '--db', db, '--colour', 'red']);
   assert.match(String(unknown.error?.hint), /--content/);
 });
