@@ -93,6 +93,8 @@ export interface PutResult {
   item: MemoryItem;
   /** The write policy's verdict; `quarantine` means stored, not injectable, expiring unless verified. */
   policy: PolicyVerdict;
+  /** True when the same content already existed in the scope: that item was reinforced instead. */
+  deduplicated?: true;
 }
 
 export interface ListResult {
@@ -238,6 +240,8 @@ const DEFAULT_REVIEW_HOURS = 24;
 const DEFAULT_SEARCH_K = 10;
 /** Default recall budget in tokens (KOAS); `ENGRAM_BUDGET` and `--budget` override it. */
 export const DEFAULT_BUDGET = 1500;
+/** Weight added to an item each time a duplicate write reinforces it. */
+const REINFORCE_WEIGHT = 0.1;
 /** How many search hits recall considers before packing. */
 const RECALL_POOL = 100;
 
@@ -326,6 +330,13 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       const context = { operation, actor, now: at };
       if (existing === undefined) {
         const { item, policy } = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
+        // Dedup on write (mem-context): the same content in the same scope reinforces the item.
+        const duplicate = mode === 'new' ? store.findDuplicate(item.content, item.scope) : undefined;
+        if (duplicate !== undefined) {
+          store.reinforce(duplicate.id, at, REINFORCE_WEIGHT);
+          store.addEvent({ item_id: duplicate.id, action: 'reinforce', actor, at, details: { operation } });
+          return { action: 'unchanged', mode, item: requireItem(duplicate.id), policy, deduplicated: true };
+        }
         store.insertItem(item, indexText(item));
         record(item, 'create', { mode, ...policyDetails(policy) });
         return { action: 'created', mode, item, policy };

@@ -95,3 +95,16 @@ test('concurrent conditional updates: exactly one writer wins each version, the 
     for (const version of result.wins) assert.equal(history[version - 1]?.actor, `worker-${w}`);
   }
 });
+
+test('exact-duplicate writes from 4 processes at once leave one item, reinforced by the rest', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const results = await runWorkers(4, db, 'duplicate', 25);
+  const ids = new Set(results.flatMap((r) => r.created));
+  assert.equal(ids.size, 1, 'every write returned the same item');
+  const engram = await openEngram({ path: db });
+  t.after(() => engram.close());
+  assert.equal((await engram.stats()).total, 1);
+  const [item] = (await engram.list()).items;
+  assert.equal(item?.usage_count, 99, 'one creation, 99 reinforcements');
+  assert.equal(item?.version, 1);
+});

@@ -40,11 +40,26 @@ async function rejects(promise: Promise<unknown>, code: string): Promise<EngramE
 test('mode 3: no id and no logical key creates a new item with a MEM- id', async (t) => {
   const engram = await engramIn(t);
   const a = await engram.put({ content: 'same' });
-  const b = await engram.put({ content: 'same' });
+  const b = await engram.put({ content: 'other' });
   assert.equal(a.action, 'created');
   assert.equal(a.mode, 'new');
   assert.match(a.item.id, /^MEM-[0-9a-f]{12}$/);
   assert.notEqual(a.item.id, b.item.id);
+});
+
+test('dedup on write: the same content in the same scope reinforces the existing item', async (t) => {
+  const engram = await engramIn(t);
+  const first = await engram.put({ content: 'Deploys go through staging first', tags: ['deploy'] });
+  const again = await engram.put({ content: '  deploys GO through\nstaging first ', tags: ['other'] });
+  assert.deepEqual([again.action, again.deduplicated, again.item.id], ['unchanged', true, first.item.id]);
+  assert.deepEqual([again.item.usage_count, again.item.weight, again.item.version], [1, 1.1, 1]);
+  assert.deepEqual(again.item.tags, ['deploy'], 'the stored item is not rewritten');
+  const elsewhere = await engram.put({ content: 'Deploys go through staging first', scope: 'infra' });
+  assert.equal(elsewhere.action, 'created', 'another scope is another memory');
+  await engram.delete(first.item.id);
+  assert.equal((await engram.put({ content: 'Deploys go through staging first' })).action, 'created', 'archived items do not count');
+  const keyed = await engram.put({ content: 'Deploys go through staging first', layer: 'project', key: 'deploy' });
+  assert.equal(keyed.action, 'created', 'an addressed write is never deduplicated into another item');
 });
 
 test('mode 2: layer + key (+ task, step) upserts the same item and bumps its version', async (t) => {

@@ -135,7 +135,7 @@ test('--explain shows every factor; re-ranking lifts ltm decisions; --sort and -
   const engram = await store(t);
   const note = (await engram.put({ content: 'Queue retries use exponential backoff', confidence: 0.3 })).item;
   const decision = (
-    await engram.put({ content: 'Queue retries use exponential backoff', type: 'decision', tier: 'ltm', confidence: 0.9 })
+    await engram.put({ content: 'Queue retries use exponential backoff.', type: 'decision', tier: 'ltm', confidence: 0.9 })
   ).item;
   await engram.put({ content: 'Queue retries are capped at five', injectable: false });
   const result = await engram.search({ query: 'queue retries backoff', explain: true });

@@ -3,6 +3,7 @@
  * anything is written (a newer schema is refused and the file left untouched), then WAL and the
  * other pragmas, then migrations.
  */
+import { normalisedHash } from '../util/hash.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -66,6 +67,8 @@ export function openDatabase(path: string, options: SqliteOptions = {}): SqliteD
     if (path !== ':memory:') withBusyRetry(() => db.pragma('journal_mode = WAL'));
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
+    // Used by migration 5 to fill the column for rows written before it.
+    db.function('engram_normalised_hash', { deterministic: true }, (text) => normalisedHash(String(text)));
     const context = { ftsTokenizer: options.ftsTokenizer ?? DEFAULT_TOKENIZER, fts5: hasFts5(db) };
     withBusyRetry(() => migrate(db, context));
     return db;

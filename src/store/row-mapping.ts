@@ -1,5 +1,6 @@
 /** Converts between SQLite rows and the plain MemoryItem shape. */
 import type { MemoryItem } from '../types.js';
+import { normalisedHash } from '../util/hash.js';
 
 /** Columns of memory_items, in table order (tags and entities live in their own tables). */
 export const ITEM_COLUMNS = [
@@ -75,11 +76,12 @@ export function rowToItem(row: ItemRow): MemoryItem {
   };
 }
 
-/** Item → named parameters for the insert/update statements. */
+/** Item → named parameters for the insert/update statements (derived columns included). */
 export function itemToParams(item: MemoryItem): Record<string, unknown> {
   const { tags: _tags, entities: _entities, ...columns } = item;
   return {
     ...columns,
+    normalised_hash: normalisedHash(item.content),
     provenance: item.provenance === null ? null : JSON.stringify(item.provenance),
     injectable: item.injectable ? 1 : 0,
     archived: item.archived ? 1 : 0,

@@ -2,6 +2,7 @@
  * The SQLite implementation of {@link Store}: prepared statements over one better-sqlite3
  * connection. Every write the facade makes runs inside `transaction()`, i.e. `BEGIN IMMEDIATE`.
  */
+import { normalisedHash } from '../util/hash.js';
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type {
@@ -27,10 +28,13 @@ const ITEM_FIELDS = `i.*,
 
 const SELECT_ITEM = `SELECT ${ITEM_FIELDS} FROM memory_items i`;
 
-const INSERT_ITEM = `INSERT INTO memory_items (${ITEM_COLUMNS.join(', ')})
-  VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+/** The item's columns plus the derived ones the store keeps up to date itself. */
+const WRITE_COLUMNS = [...ITEM_COLUMNS, 'normalised_hash'] as const;
 
-const UPDATE_ITEM = `UPDATE memory_items SET ${ITEM_COLUMNS.filter((c) => c !== 'id')
+const INSERT_ITEM = `INSERT INTO memory_items (${WRITE_COLUMNS.join(', ')})
+  VALUES (${WRITE_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+
+const UPDATE_ITEM = `UPDATE memory_items SET ${WRITE_COLUMNS.filter((c) => c !== 'id')
   .map((c) => `${c} = @${c}`)
   .join(', ')} WHERE id = @id`;
 
@@ -191,6 +195,12 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       'SELECT * FROM memory_links WHERE src_id = ? OR dst_id = ? ORDER BY created_at, src_id, dst_id, type',
     ),
     rowidOf: db.prepare('SELECT rowid FROM memory_items WHERE id = ?').pluck(),
+    byNormalisedHash: db.prepare(
+      `${SELECT_ITEM} WHERE i.scope = ? AND i.normalised_hash = ? AND i.archived = 0 ORDER BY i.created_at, i.id LIMIT 1`,
+    ),
+    reinforce: db.prepare(
+      'UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ?, weight = weight + ? WHERE id = ?',
+    ),
     byContentHash: db.prepare(
       `${SELECT_ITEM} WHERE i.content_hash = ? AND i.scope = ? AND i.archived = 0 ORDER BY i.updated_at DESC LIMIT 1`,
     ),
@@ -457,6 +467,12 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       guard(() => {
         for (const id of ids) statements.touch.run(at, id);
       }),
+    findDuplicate: (content, scope) =>
+      guard(() => {
+        const row = statements.byNormalisedHash.get(scope, normalisedHash(content)) as ItemRow | undefined;
+        return row === undefined ? undefined : rowToItem(row);
+      }),
+    reinforce: (id, at, weight) => guard(() => void statements.reinforce.run(at, weight, id)),
     findByContentHash: (hash, scope) =>
       guard(() => {
         const row = statements.byContentHash.get(hash, scope) as ItemRow | undefined;

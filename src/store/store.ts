@@ -113,6 +113,10 @@ export interface Store {
   hasFullText(): boolean;
   /** The best `limit` items matching `query` and every filter, best first. */
   searchItems(query: TextQuery, filter: ListFilter, limit: number): ScoredItem[];
+  /** The oldest live item in `scope` whose content equals `content` but for case, spacing, NFKC. */
+  findDuplicate(content: string, scope: string): MemoryItem | undefined;
+  /** Dedup reinforcement: usage + 1, last used now, weight + `weight`; no new version. */
+  reinforce(id: string, at: string, weight: number): void;
   /** The newest live (non-archived) item with this content hash in this scope. */
   findByContentHash(hash: string, scope: string): MemoryItem | undefined;
   /** Every item, oldest first (`created_at`, then id): the order of `export`. */

@@ -3,8 +3,15 @@ import { MIGRATION_0001 } from './0001-initial.js';
 import { MIGRATION_0002 } from './0002-fulltext.js';
 import { MIGRATION_0003 } from './0003-quarantine.js';
 import { MIGRATION_0004 } from './0004-corpus.js';
+import { MIGRATION_0005 } from './0005-dedup.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [MIGRATION_0001, MIGRATION_0002, MIGRATION_0003, MIGRATION_0004];
+export const MIGRATIONS: readonly Migration[] = [
+  MIGRATION_0001,
+  MIGRATION_0002,
+  MIGRATION_0003,
+  MIGRATION_0004,
+  MIGRATION_0005,
+];
 
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
