@@ -51,6 +51,8 @@ import {
   searchInputSchema,
 } from './items/schemas.js';
 import { evaluatePolicy, type PolicyOptions, type PolicySubject, type PolicyVerdict } from './policy/evaluate.js';
+import { type CleanupPlan, cleanup } from './lifecycle/cleanup.js';
+import { type Decay, decayOf } from './lifecycle/decay.js';
 import { redactItem } from './policy/redact.js';
 import { ALL_RULES, type PolicyRule } from './policy/rules.js';
 import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
@@ -108,6 +110,8 @@ export interface ShowResult {
   item: MemoryItem;
   revisions: number;
   links: MemoryLink[];
+  /** The forgetting curve now: decay, staleness and the rates behind them. */
+  lifecycle: Decay;
 }
 
 export interface DeleteResult {
@@ -165,6 +169,8 @@ export interface DoctorReport {
 }
 
 export type { PullEntry, PullResult } from './ingest/pull.js';
+export type { CleanupPlan } from './lifecycle/cleanup.js';
+export type { Decay } from './lifecycle/decay.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
 export type { IngestInput, PullInput } from './items/schemas.js';
 
@@ -207,6 +213,11 @@ export interface Engram {
   show(id: string, options?: { secrecy?: Secrecy }): Promise<ShowResult>;
   /** Every stored version, oldest first. */
   history(id: string): Promise<Revision[]>;
+  /**
+   * Archives expired, stale (decay ≤ 0.2) and weak (weight < 0.1 after 30 days) items and, with
+   * `purgeDays`, deletes archived items older than that — only with `apply`; otherwise the plan.
+   */
+  cleanup(options?: { apply?: boolean; purgeDays?: number; scope?: string }): Promise<CleanupPlan>;
   /** Changes any fields of an existing item (content optional): a new version, through the policy. */
   update(id: string, input: UpdateInput): Promise<PutResult>;
   /** Forgets an item: archived, weight 0, never injected again; its history stays. */
@@ -413,7 +424,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         .map(({ item, factors }) => ({
           ...redactItem(item, secrecy),
           score: factors.final,
-          ...(explain ? { explain: explainHit(item, factors, found.terms) } : {}),
+          ...(explain ? { explain: explainHit(item, factors, found.terms, clock()) } : {}),
         }));
       return { query, terms: found.terms, stage: found.stage, fts: found.fts, sort, count: items.length, items };
     },
@@ -460,8 +471,17 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async show(id, { secrecy = defaultSecrecy } = {}) {
-      const item = redactItem(requireItem(id), secrecy);
-      return { item, revisions: store.countRevisions(id), links: store.listLinks(id) };
+      const stored = requireItem(id);
+      const item = redactItem(stored, secrecy);
+      const lifecycle = decayOf(stored, clock());
+      return { item, revisions: store.countRevisions(id), links: store.listLinks(id), lifecycle };
+    },
+
+    async cleanup({ apply = false, purgeDays, scope } = {}) {
+      if (purgeDays !== undefined && (!Number.isInteger(purgeDays) || purgeDays < 0)) {
+        throw new EngramError('PARAM_ERROR', `Invalid purge age ${purgeDays}`, { hint: 'Expected a whole number of days >= 0' });
+      }
+      return cleanup(store, { now: clock(), apply, purgeDays, scope, actor });
     },
 
     async history(id) {

@@ -4,6 +4,8 @@
  */
 export {
   checkPolicy,
+  type CleanupPlan,
+  type Decay,
   type DeleteResult,
   type DoctorReport,
   type ReindexResult,

@@ -78,3 +78,78 @@ test('CLI: update, forget, link, links', (t) => {
   assert.equal(cli(['forget', '--db', db, 'MEM-000000000000']).code, 3);
   assert.equal(cli(['recall', '--db', db, 'queue']).stdout, '', 'superseded and forgotten: nothing to inject');
 });
+
+const DAY = 86_400_000;
+
+test('decay combines the tier rate and the layer half-life; stale at 0.2; use resets the clock', async () => {
+  const { decayOf } = await import('../src/lifecycle/decay.js');
+  const at = '2026-01-01T00:00:00.000Z';
+  const item = { tier: 'stm', layer: null, updated_at: at, last_used_at: null } as const;
+  const after = (days: number) => new Date(Date.parse(at) + days * DAY);
+  assert.equal(decayOf(item, after(0)).decay, 1);
+  assert.equal(decayOf(item, after(10)).decay, Number(Math.exp(-1.5).toPrecision(6)));
+  // stm alone: stale when e^(-0.15 d) <= 0.2, i.e. d >= ln 5 / 0.15 = 10.7296 days.
+  const boundary = Math.log(5) / 0.15;
+  assert.equal(decayOf(item, after(boundary - 0.001)).is_stale, false);
+  assert.equal(decayOf(item, after(boundary + 0.001)).is_stale, true);
+  // ltm without a layer never decays; with the run layer it halves every 14 days.
+  assert.equal(decayOf({ ...item, tier: 'ltm' }, after(10_000)).decay, 1);
+  assert.equal(decayOf({ ...item, tier: 'ltm', layer: 'run' }, after(14)).decay, 0.5);
+  // mtm + feature: rates add up.
+  const mixed = decayOf({ ...item, tier: 'mtm', layer: 'feature' }, after(30));
+  assert.equal(mixed.decay, Number(Math.exp(-(0.03 + Math.LN2 / 180) * 30).toPrecision(6)));
+  // A recent use restarts the curve.
+  assert.equal(decayOf({ ...item, last_used_at: after(20).toISOString() }, after(20)).decay, 1);
+});
+
+test('cleanup: dry run changes nothing; --apply archives expired, stale and weak items with events; purge deletes', async (t) => {
+  const path = join(tempDir(t), 'm.db');
+  let now = Date.parse('2026-01-01T00:00:00.000Z');
+  const engram = await openEngram({ path, clock: () => new Date(now) });
+  t.after(() => engram.close());
+  const put = async (content: string, extra: Record<string, unknown> = {}) => (await engram.put({ content, ...extra })).item.id;
+  const expiring = await put('Feature flag until the launch', { tier: 'ltm', expires_at: '2026-01-20T00:00:00.000Z' });
+  const stale = await put('A scratch note from a debugging session');
+  const weak = await put('Low-weight hunch about caching', { tier: 'ltm', weight: 0.05 });
+  const fine = await put('Decision: we use SQLite', { tier: 'ltm' });
+  const justUnder = await put('Another low-weight idea', { tier: 'ltm', weight: 0.1 });
+  const old = await put('Archived long ago', { tier: 'ltm' });
+  await engram.delete(old);
+
+  now += 20 * DAY;
+  const early = await engram.cleanup();
+  const reasons = (entries: { id: string; reasons: string[] }[]) => Object.fromEntries(entries.map((e) => [e.id, e.reasons]));
+  assert.deepEqual(reasons(early.archive), { [expiring]: ['expired'], [stale]: ['stale'] });
+  now += 11 * DAY;
+  const stats = await engram.stats();
+  const plan = await engram.cleanup({ purgeDays: 30 });
+  assert.equal(plan.applied, false);
+  assert.deepEqual(plan.archive.map((e) => e.id).sort(), [expiring, stale, weak].sort());
+  assert.deepEqual(plan.archive.find((e) => e.id === weak)?.reasons, ['weak']);
+  assert.deepEqual(plan.purge.map((e) => e.id), [old]);
+  assert.deepEqual(await engram.stats(), stats, 'a dry run writes nothing');
+
+  const done = await engram.cleanup({ purgeDays: 30, apply: true });
+  assert.deepEqual([done.applied, done.archived, done.purged], [true, 3, 1]);
+  const archived = (await engram.list({ archived: 'only' })).items.map((i) => i.id).sort();
+  assert.deepEqual(archived, [expiring, stale, weak].sort());
+  for (const id of archived) assert.equal((await engram.history(id)).at(-1)?.reason, 'cleanup');
+  await assert.rejects(engram.get({ id: old }), (e: unknown) => e instanceof EngramError && e.code === 'NOT_FOUND');
+  assert.deepEqual((await engram.list()).items.map((i) => i.id).sort(), [fine, justUnder].sort());
+  assert.equal((await engram.cleanup()).archive.length, 0, 'nothing left to do');
+  assert.ok((await engram.show(fine)).lifecycle.decay === 1);
+});
+
+test('CLI cleanup: dry run by default, --apply, --purge', (t) => {
+  const db = join(tempDir(t), 'm.db');
+  cli(['put', '--db', db, '--content', 'Temporary', '--expires', '2020-01-01']);
+  const dry = cli(['cleanup', '--db', db]);
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.equal((dry.json?.archive as unknown[]).length, 1);
+  assert.match(cli(['cleanup', '--db', db, '--format', 'text']).stdout, /would archive .*expired/);
+  assert.equal(cli(['list', '--db', db]).json?.total, 1);
+  assert.equal(cli(['cleanup', '--db', db, '--apply']).json?.archived, 1);
+  assert.equal(cli(['list', '--db', db, '--include-archived']).json?.total, 1);
+  assert.equal(cli(['cleanup', '--db', db, '--purge', '0', '--apply']).json?.purged, 1);
+  assert.equal(cli(['cleanup', '--db', db, '--purge', '-1']).code, 2);
+});

@@ -23,7 +23,8 @@ export type View
     | 'decision'
     | 'ingest'
     | 'pull'
-    | 'links';
+    | 'links'
+    | 'cleanup';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`

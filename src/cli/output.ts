@@ -203,6 +203,16 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
       p.dim(`${d.proposals as number} proposal(s) as ${d.format as string}: ${d.stored as number} stored, ${d.quarantined as number} quarantined, ${d.rejected as number} rejected`),
     ].join('\n');
   },
+  cleanup: (d, p) => {
+    const archive = d.archive as { id: string; title: string; reasons: string[] }[];
+    const purge = d.purge as { id: string; title: string; archived_days: number }[];
+    const verb = d.applied ? ['archived', 'purged'] : ['would archive', 'would purge'];
+    return [
+      ...archive.map((e) => `${verb[0]} ${p.id(e.id)}  ${e.reasons.join(', ')}  ${p.dim(e.title)}`),
+      ...purge.map((e) => `${verb[1]} ${p.id(e.id)}  archived ${e.archived_days} days  ${p.dim(e.title)}`),
+      p.dim(`${archive.length} to archive, ${purge.length} to purge${d.applied ? '' : ' (dry run: add --apply)'}`),
+    ].join('\n');
+  },
   links: (d, p) => {
     const links = d.links as MemoryLink[];
     return links.length === 0 ? p.dim('no links') : links.map((l) => linkLine(l, p).trimStart()).join('\n');

@@ -2,6 +2,7 @@
  * The search cascade over a store: any word ranked by BM25, then word prefixes, then substrings
  * (LIKE); the first stage with hits answers and says so. Then the explainable re-ranking.
  */
+import { decayOf } from '../lifecycle/decay.js';
 import type { ListFilter, ScoredItem, Store, TextQuery } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { buildFtsQuery, queryTerms } from './fts-query.js';
@@ -59,10 +60,13 @@ export function rankHits(hits: readonly ScoredItem[], sort: SearchSort, now: Dat
  * Where the query words were found, for `--explain`; BM25's column weights (title 10, tags 5,
  * entities 3, content 1) are what make these matches count.
  */
-export function explainHit(item: MemoryItem, factors: RankFactors, terms: readonly string[]) {
+export function explainHit(item: MemoryItem, factors: RankFactors, terms: readonly string[], now: Date) {
   const title = item.title.toLowerCase();
+  const { decay, is_stale: isStale } = decayOf(item, now);
   return {
     ...factors,
+    decay,
+    is_stale: isStale,
     title_match: terms.some((t) => title.includes(t)),
     tag_match: terms.some((t) => item.tags.some((tag) => tag.includes(t))),
   };

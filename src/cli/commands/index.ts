@@ -138,4 +138,9 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'List the links of an item, both directions',
     load: () => import('./link.js'),
   },
+  {
+    name: 'cleanup',
+    summary: 'Archive expired, stale and weak items, purge old archived ones (dry run unless --apply)',
+    load: () => import('./cleanup.js'),
+  },
 ];

@@ -1,0 +1,92 @@
+/**
+ * `cleanup` (memtool §8.3, mem-context's archive phase): a plan of what to archive — expired,
+ * stale (decay ≤ 0.2) and weak (weight < 0.1 after 30 days) live items — and, with a purge age,
+ * which archived items to delete for good. The plan is all a dry run does; applying it runs in one
+ * transaction, each change with its event.
+ */
+import { nextVersion } from '../items/build-item.js';
+import { recordWrite } from '../items/journal.js';
+import type { Store } from '../store/store.js';
+import type { MemoryItem } from '../types.js';
+import { decayOf } from './decay.js';
+
+/** mem-context's archive phase: weight under this after {@link WEAK_AFTER_DAYS} days. */
+export const WEAK_WEIGHT = 0.1;
+export const WEAK_AFTER_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+export type CleanupReason = 'expired' | 'stale' | 'weak';
+
+export interface CleanupEntry {
+  id: string;
+  title: string;
+  tier: MemoryItem['tier'];
+  reasons: CleanupReason[];
+  decay: number;
+}
+
+export interface CleanupPlan {
+  applied: boolean;
+  archive: CleanupEntry[];
+  /** Archived items older than the purge age (with `purgeDays`), deleted with everything derived. */
+  purge: { id: string; title: string; archived_days: number }[];
+  archived: number;
+  purged: number;
+}
+
+export interface CleanupOptions {
+  now: Date;
+  scope?: string;
+  /** Delete archived items whose last change is older than this many days. */
+  purgeDays?: number;
+  apply: boolean;
+  actor: string | null;
+}
+
+function label(item: MemoryItem): string {
+  return item.title || item.content.replace(/\s+/g, ' ').trim().slice(0, 80);
+}
+
+export function planCleanup(store: Store, options: CleanupOptions): CleanupPlan {
+  const now = options.now.getTime();
+  const nowIso = options.now.toISOString();
+  const plan: CleanupPlan = { applied: false, archive: [], purge: [], archived: 0, purged: 0 };
+  for (const item of store.iterateItems()) {
+    if (options.scope !== undefined && item.scope !== options.scope) continue;
+    if (item.archived) {
+      const days = (now - Date.parse(item.updated_at)) / DAY_MS;
+      if (options.purgeDays !== undefined && days > options.purgeDays) {
+        plan.purge.push({ id: item.id, title: label(item), archived_days: Math.floor(days) });
+      }
+      continue;
+    }
+    const { decay, is_stale: stale } = decayOf(item, options.now);
+    const reasons: CleanupReason[] = [];
+    if (item.expires_at !== null && item.expires_at <= nowIso) reasons.push('expired');
+    if (stale) reasons.push('stale');
+    if (item.weight < WEAK_WEIGHT && now - Date.parse(item.created_at) > WEAK_AFTER_DAYS * DAY_MS) reasons.push('weak');
+    if (reasons.length > 0) plan.archive.push({ id: item.id, title: label(item), tier: item.tier, reasons, decay });
+  }
+  return plan;
+}
+
+/** The plan, carried out when `options.apply`: archives and purges in one transaction. */
+export function cleanup(store: Store, options: CleanupOptions): CleanupPlan {
+  const plan = planCleanup(store, options);
+  if (!options.apply) return plan;
+  const at = options.now.toISOString();
+  store.transaction(() => {
+    for (const entry of plan.archive) {
+      const existing = store.getItem(entry.id);
+      if (existing === undefined || existing.archived) continue;
+      const item = nextVersion(existing, { ...existing, archived: true }, at);
+      store.updateItem(item);
+      recordWrite(store, options.actor, item, 'cleanup', { reasons: entry.reasons, decay: entry.decay });
+    }
+    for (const entry of plan.purge) {
+      const removed = store.deleteItem(entry.id);
+      store.addEvent({ item_id: entry.id, action: 'purge', actor: options.actor, at, details: { removed } });
+    }
+  });
+  return { ...plan, applied: true, archived: plan.archive.length, purged: plan.purge.length };
+}
