@@ -107,7 +107,8 @@ test('cleanup: dry run changes nothing; --apply archives expired, stale and weak
   let now = Date.parse('2026-01-01T00:00:00.000Z');
   const engram = await openEngram({ path, clock: () => new Date(now) });
   t.after(() => engram.close());
-  const put = async (content: string, extra: Record<string, unknown> = {}) => (await engram.put({ content, ...extra })).item.id;
+  const put = async (content: string, extra: Record<string, unknown> = {}) =>
+    (await engram.put({ content, ...extra })).item.id;
   const expiring = await put('Feature flag until the launch', { tier: 'ltm', expires_at: '2026-01-20T00:00:00.000Z' });
   const stale = await put('A scratch note from a debugging session');
   const weak = await put('Low-weight hunch about caching', { tier: 'ltm', weight: 0.05 });
@@ -118,7 +119,8 @@ test('cleanup: dry run changes nothing; --apply archives expired, stale and weak
 
   now += 20 * DAY;
   const early = await engram.cleanup();
-  const reasons = (entries: { id: string; reasons: string[] }[]) => Object.fromEntries(entries.map((e) => [e.id, e.reasons]));
+  const reasons = (entries: { id: string; reasons: string[] }[]) =>
+    Object.fromEntries(entries.map((e) => [e.id, e.reasons]));
   assert.deepEqual(reasons(early.archive), { [expiring]: ['expired'], [stale]: ['stale'] });
   now += 11 * DAY;
   const stats = await engram.stats();
