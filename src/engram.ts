@@ -45,6 +45,8 @@ import {
   putInputSchema,
   type RecallInput,
   recallInputSchema,
+  type SuggestInput,
+  suggestInputSchema,
   type UpdateInput,
   updateInputSchema,
   type SearchInput,
@@ -53,6 +55,7 @@ import {
 import { evaluatePolicy, type PolicyOptions, type PolicySubject, type PolicyVerdict } from './policy/evaluate.js';
 import { type CleanupPlan, cleanup } from './lifecycle/cleanup.js';
 import { type Decay, decayOf } from './lifecycle/decay.js';
+import { rankSuggestions, type Suggestion } from './lifecycle/suggest.js';
 import { redactItem } from './policy/redact.js';
 import { ALL_RULES, type PolicyRule } from './policy/rules.js';
 import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
@@ -66,7 +69,15 @@ import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
 
 export type { ImportReport } from './items/import-lines.js';
-export type { GetQuery, ListInput, PutInput, RecallInput, SearchInput, UpdateInput } from './items/schemas.js';
+export type {
+  GetQuery,
+  ListInput,
+  PutInput,
+  RecallInput,
+  SearchInput,
+  SuggestInput,
+  UpdateInput,
+} from './items/schemas.js';
 
 export interface EngramOptions {
   /** Database file, or `:memory:`. */
@@ -171,6 +182,7 @@ export interface DoctorReport {
 export type { PullEntry, PullResult } from './ingest/pull.js';
 export type { CleanupPlan } from './lifecycle/cleanup.js';
 export type { Decay } from './lifecycle/decay.js';
+export type { Suggestion } from './lifecycle/suggest.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
 export type { IngestInput, PullInput } from './items/schemas.js';
 
@@ -218,6 +230,8 @@ export interface Engram {
    * `purgeDays`, deletes archived items older than that — only with `apply`; otherwise the plan.
    */
   cleanup(options?: { apply?: boolean; purgeDays?: number; scope?: string }): Promise<CleanupPlan>;
+  /** memtool's recommendation: ranked candidates for a task, tags or key prefix, with the reasons. */
+  suggest(input: SuggestInput): Promise<Suggestion[]>;
   /** Changes any fields of an existing item (content optional): a new version, through the policy. */
   update(id: string, input: UpdateInput): Promise<PutResult>;
   /** Forgets an item: archived, weight 0, never injected again; its history stays. */
@@ -253,6 +267,8 @@ const DEFAULT_SEARCH_K = 10;
 export const DEFAULT_BUDGET = 1500;
 /** Weight added to an item each time a duplicate write reinforces it. */
 const REINFORCE_WEIGHT = 0.1;
+/** How many recent candidates suggest scores. */
+const SUGGEST_POOL = 200;
 /** How many search hits recall considers before packing. */
 const RECALL_POOL = 100;
 
@@ -475,6 +491,13 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       const item = redactItem(stored, secrecy);
       const lifecycle = decayOf(stored, clock());
       return { item, revisions: store.countRevisions(id), links: store.listLinks(id), lifecycle };
+    },
+
+    async suggest(input) {
+      const { context = '', k = 5, tags = [], ...filter } = parseInput(suggestInputSchema, input);
+      // Candidates: the filtered items, most recent first (memtool); the context ranks them.
+      const { items } = store.listItems({ ...filter, tags, live_at: now(), limit: SUGGEST_POOL });
+      return rankSuggestions(items, context, tags, clock()).slice(0, k);
     },
 
     async cleanup({ apply = false, purgeDays, scope } = {}) {

@@ -27,6 +27,8 @@ export {
   type SearchResult,
   type SearchStage,
   type ShowResult,
+  type Suggestion,
+  type SuggestInput,
   type UpdateInput,
 } from './engram.js';
 export {

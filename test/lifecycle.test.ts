@@ -155,3 +155,29 @@ test('CLI cleanup: dry run by default, --apply, --purge', (t) => {
   assert.equal(cli(['cleanup', '--db', db, '--purge', '0', '--apply']).json?.purged, 1);
   assert.equal(cli(['cleanup', '--db', db, '--purge', '-1']).code, 2);
 });
+
+test('suggest ranks a task\'s items by context overlap, confidence, recency and weight, with reasons', async (t) => {
+  let now = Date.parse('2026-03-01T00:00:00.000Z');
+  const engram = await openEngram({ path: ':memory:', clock: () => new Date(now) });
+  t.after(() => engram.close());
+  let n = 0;
+  const put = async (content: string, extra: Record<string, unknown>) =>
+    (await engram.put({ content, layer: 'feature', task_id: 'T1', key: `k${n++}`, ...extra })).item.id;
+  const old = await put('Login rate limit is 5 attempts per 15 minutes', { confidence: 0.9 });
+  now += 400 * DAY;
+  const match = await put('Login rate limit applies per IP address', { confidence: 0.5 });
+  const heavy = await put('Password hashing uses Argon2id', { weight: 3 });
+  await engram.put({ content: 'Login rate limit of another task', layer: 'feature', task_id: 'T2', key: 'other' });
+  const ranked = await engram.suggest({ task_id: 'T1', context: 'login rate limit' });
+  assert.deepEqual(ranked.map((s) => s.id), [match, old, heavy], 'other tasks are not candidates');
+  assert.deepEqual(ranked[0]?.reasons, ['context_match', 'recent']);
+  assert.deepEqual(ranked[1]?.reasons, ['context_match', 'high_confidence']);
+  assert.deepEqual(ranked[2]?.reasons, ['recent', 'high_weight']);
+  assert.equal((await engram.suggest({ task_id: 'T1', k: 1 })).length, 1);
+  await assert.rejects(engram.suggest({}), (e: unknown) => e instanceof EngramError && e.code === 'PARAM_ERROR');
+  const db = join(tempDir(t), 'm.db');
+  cli(['put', '--db', db, '--content', 'Cache TTL is 300 s', '--tags', 'cache']);
+  const run = cli(['suggest', '--db', db, '--tags', 'cache']);
+  assert.equal(run.json?.count, 1);
+  assert.equal(cli(['suggest', '--db', db]).error?.error, 'PARAM_ERROR');
+});

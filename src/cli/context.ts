@@ -24,7 +24,8 @@ export type View
     | 'ingest'
     | 'pull'
     | 'links'
-    | 'cleanup';
+    | 'cleanup'
+    | 'suggest';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`

@@ -213,6 +213,11 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
       p.dim(`${archive.length} to archive, ${purge.length} to purge${d.applied ? '' : ' (dry run: add --apply)'}`),
     ].join('\n');
   },
+  suggest: (d, p) => {
+    const list = d.suggestions as { id: string; title: string; score: number; reasons: string[] }[];
+    if (list.length === 0) return p.dim('no suggestions');
+    return list.map((s) => `${p.id(s.id)}  ${s.score}  ${s.title}\n  ${p.dim(s.reasons.join(', ') || 'no strong reason')}`).join('\n');
+  },
   links: (d, p) => {
     const links = d.links as MemoryLink[];
     return links.length === 0 ? p.dim('no links') : links.map((l) => linkLine(l, p).trimStart()).join('\n');

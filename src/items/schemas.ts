@@ -192,6 +192,21 @@ export const ingestInputSchema = z.strictObject({
 
 export type IngestInput = z.input<typeof ingestInputSchema>;
 
+/** `suggest`: where to look (at least one of task, tags, key prefix or a context text) and how many. */
+export const suggestInputSchema = z
+  .strictObject({
+    task_id: text.optional(),
+    tags: terms.optional(),
+    key_prefix: text.optional(),
+    context: z.string().max(10_000).optional(),
+    k: z.number().int().min(1).max(100).optional(),
+  })
+  .refine((v) => v.task_id !== undefined || (v.tags?.length ?? 0) > 0 || v.key_prefix !== undefined || (v.context ?? '') !== '', {
+    message: 'give --task, --tags, --key-prefix or a context to suggest from',
+  });
+
+export type SuggestInput = z.input<typeof suggestInputSchema>;
+
 /** `pull`: defaults applied to every proposal found in the text. */
 export const pullInputSchema = z.strictObject({
   title: z.string().max(1000).optional(),

@@ -143,4 +143,9 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'Archive expired, stale and weak items, purge old archived ones (dry run unless --apply)',
     load: () => import('./cleanup.js'),
   },
+  {
+    name: 'suggest',
+    summary: 'Recommend items for a task, tags or key prefix (keyword overlap, confidence, recency, weight)',
+    load: () => import('./suggest.js'),
+  },
 ];
