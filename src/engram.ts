@@ -54,6 +54,7 @@ import {
 } from './items/schemas.js';
 import { evaluatePolicy, type PolicyOptions, type PolicySubject, type PolicyVerdict } from './policy/evaluate.js';
 import { type CleanupPlan, cleanup } from './lifecycle/cleanup.js';
+import { type ConsolidationPlan, consolidate } from './lifecycle/consolidate.js';
 import { type Decay, decayOf } from './lifecycle/decay.js';
 import { rankSuggestions, type Suggestion } from './lifecycle/suggest.js';
 import { redactItem } from './policy/redact.js';
@@ -181,6 +182,7 @@ export interface DoctorReport {
 
 export type { PullEntry, PullResult } from './ingest/pull.js';
 export type { CleanupPlan } from './lifecycle/cleanup.js';
+export type { ConsolidationPlan } from './lifecycle/consolidate.js';
 export type { Decay } from './lifecycle/decay.js';
 export type { Suggestion } from './lifecycle/suggest.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
@@ -230,6 +232,11 @@ export interface Engram {
    * `purgeDays`, deletes archived items older than that — only with `apply`; otherwise the plan.
    */
   cleanup(options?: { apply?: boolean; purgeDays?: number; scope?: string }): Promise<CleanupPlan>;
+  /**
+   * Deterministic consolidation: similar STM items (same scope, type and source file; shared tags
+   * and words) merge into one MTM item each; MTM items that qualify promote to LTM.
+   */
+  consolidate(options?: { dryRun?: boolean; scope?: string }): Promise<ConsolidationPlan>;
   /** memtool's recommendation: ranked candidates for a task, tags or key prefix, with the reasons. */
   suggest(input: SuggestInput): Promise<Suggestion[]>;
   /** Changes any fields of an existing item (content optional): a new version, through the policy. */
@@ -491,6 +498,14 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       const item = redactItem(stored, secrecy);
       const lifecycle = decayOf(stored, clock());
       return { item, revisions: store.countRevisions(id), links: store.listLinks(id), lifecycle };
+    },
+
+    async consolidate({ dryRun = false, scope } = {}) {
+      if (!dryRun) {
+        const { items } = store.listItems({ tier: 'stm', ...(scope ? { scope } : {}) });
+        await prepareIndexing(...items.map((i) => i.content));
+      }
+      return consolidate(store, { now: now(), actor, scope, dryRun, admit: options.admit });
     },
 
     async suggest(input) {

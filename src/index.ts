@@ -5,6 +5,7 @@
 export {
   checkPolicy,
   type CleanupPlan,
+  type ConsolidationPlan,
   type Decay,
   type DeleteResult,
   type DoctorReport,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EngramError, openEngram } from '../src/index.js';
-import { cli, tempDir } from './helpers.js';
+import { cli, hostile, tempDir } from './helpers.js';
 
 test('mem-context tier names are accepted everywhere a tier is read', async (t) => {
   const engram = await openEngram({ path: ':memory:' });
@@ -180,4 +180,95 @@ test('suggest ranks a task\'s items by context overlap, confidence, recency and 
   const run = cli(['suggest', '--db', db, '--tags', 'cache']);
   assert.equal(run.json?.count, 1);
   assert.equal(cli(['suggest', '--db', db]).error?.error, 'PARAM_ERROR');
+});
+
+/**
+ * 20 topics × 8 notes (each topic from its own file, tags shared by pairs of topics), plus two
+ * decoys per topic: one with the topic's tags and file but unrelated words, one with the topic's
+ * words but from another file. Only the 20 topic groups may merge.
+ */
+function consolidationFixture(): { items: Record<string, unknown>[]; groups: string[][] } {
+  const vocabulary = (g: number) => Array.from({ length: 12 }, (_, w) => `topic${g}word${w}`);
+  const items: Record<string, unknown>[] = [];
+  const groups: string[][] = [];
+  for (let g = 0; g < 20; g++) {
+    const words = vocabulary(g);
+    const tags = [`area${Math.floor(g / 2)}`, 'project'];
+    const source = `docs/topic-${g}.md`;
+    const group: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const content = `${words.slice(0, 9).join(' ')} detail${i} extra${i}${i === 3 ? ' with the longest wording of all' : ''}`;
+      group.push(content);
+      items.push({ content, tags, source, type: 'note' });
+    }
+    groups.push(group);
+    items.push({ content: `unrelated${g} words about something else entirely here`, tags, source, type: 'note' });
+    items.push({ content: `${words.slice(0, 9).join(' ')} copied`, tags, source: `notes/elsewhere-${g}.md`, type: 'note' });
+  }
+  return { items, groups };
+}
+
+test('consolidation merges exactly the expected groups, deterministically; dry run writes nothing', async (t) => {
+  const { items, groups } = consolidationFixture();
+  assert.equal(items.length, 200);
+  const at = '2026-05-01T00:00:00.000Z';
+  const dir = tempDir(t);
+  const open = async (name: string) => {
+    let tick = Date.parse(at);
+    const engram = await openEngram({ path: join(dir, name), clock: () => new Date((tick += 1000)) });
+    t.after(() => engram.close());
+    const lines = items.map((item, i) => JSON.stringify({ ...item, id: `MEM-${String(i).padStart(12, '0')}`, created_at: at, updated_at: at }));
+    await engram.importLines(lines);
+    return engram;
+  };
+  const a = await open('a.db');
+  const b = await open('b.db');
+  const before = await a.stats();
+  const plan = await a.consolidate({ dryRun: true });
+  assert.deepEqual(await a.stats(), before, 'dry run: nothing written');
+  assert.equal(plan.candidates, 200);
+  assert.equal(plan.clusters.length, 20);
+  const byId = new Map(items.map((item, i) => [`MEM-${String(i).padStart(12, '0')}`, item.content as string]));
+  const merged = plan.clusters.map((c) => c.members.map((id) => byId.get(id)).sort());
+  assert.deepEqual(merged.sort(), groups.map((g) => [...g].sort()).sort(), 'exactly the topic groups; no decoy joins');
+  for (const cluster of plan.clusters) {
+    assert.match(byId.get(cluster.winner) ?? '', /longest wording/, 'the longest content wins');
+  }
+  assert.deepEqual((await a.consolidate({ dryRun: true })).clusters, plan.clusters, 'same store, same plan');
+
+  const applied = await a.consolidate();
+  const other = await b.consolidate();
+  assert.deepEqual(applied.clusters.map((c) => c.result_id), other.clusters.map((c) => c.result_id), 'same result ids');
+  const stats = await a.stats();
+  assert.deepEqual([stats.active, stats.by_tier.mtm], [200 - 160 + 20, 20]);
+  const result = await a.get({ id: applied.clusters[0]?.result_id ?? '' });
+  assert.deepEqual([result.tier, result.injectable, result.tags], ['mtm', true, result.tags]);
+  assert.equal((await a.links(result.id)).filter((l) => l.type === 'supersedes').length, 8);
+  assert.equal((await a.consolidate({ dryRun: true })).clusters.length, 0, 'nothing left to merge');
+});
+
+test('promotion MTM → LTM: usage ≥ 5, decision/constraint/definition, verified, confident with provenance; never quarantined', async (t) => {
+  const engram = await openEngram({ path: ':memory:' });
+  t.after(() => engram.close());
+  const mtm = async (content: string, extra: Record<string, unknown> = {}) => (await engram.put({ content, tier: 'mtm', ...extra })).item.id;
+  const used = await mtm('Used often');
+  for (let i = 0; i < 5; i++) await engram.recall({ query: 'used often' });
+  const fourUses = await mtm('Used four times only');
+  for (let i = 0; i < 4; i++) await engram.recall({ query: 'four times only' });
+  const decision = await mtm('We picked NATS', { type: 'decision' });
+  const verified = await mtm('Verified fact', { validation: 'verified' });
+  const confident = await mtm('Confident and sourced', { confidence: 0.8, provenance: { source: 'adr-7' } });
+  const unsourced = await mtm('Confident but unsourced', { confidence: 0.9 });
+  const plan = await engram.consolidate();
+  assert.deepEqual(
+    Object.fromEntries(plan.promotions.map((p) => [p.id, p.reasons])),
+    { [used]: ['usage'], [decision]: ['type'], [verified]: ['verified'], [confident]: ['confident'] },
+  );
+  for (const id of [used, decision, verified, confident]) assert.equal((await engram.get({ id })).tier, 'ltm');
+  for (const id of [fourUses, unsourced]) assert.equal((await engram.get({ id })).tier, 'mtm');
+  const phone = hostile('pii', /^pii 4$/);
+  const held = (await engram.put({ content: `${phone} decision`, type: 'decision' })).item;
+  await engram.update(held.id, { tier: 'mtm' });
+  assert.equal((await engram.get({ id: held.id })).quarantined, true);
+  assert.equal((await engram.consolidate()).promotions.some((p) => p.id === held.id), false, 'quarantined items are never promoted');
 });

@@ -25,7 +25,8 @@ export type View
     | 'pull'
     | 'links'
     | 'cleanup'
-    | 'suggest';
+    | 'suggest'
+    | 'consolidate';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`

@@ -218,6 +218,16 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
     if (list.length === 0) return p.dim('no suggestions');
     return list.map((s) => `${p.id(s.id)}  ${s.score}  ${s.title}\n  ${p.dim(s.reasons.join(', ') || 'no strong reason')}`).join('\n');
   },
+  consolidate: (d, p) => {
+    const clusters = d.clusters as { result_id: string; members: string[]; type: string; source: string | null }[];
+    const promotions = d.promotions as { id: string; reasons: string[] }[];
+    const verb = d.dry_run ? 'would merge' : 'merged';
+    return [
+      ...clusters.map((c) => `${verb} ${c.members.length} ${c.type} items${c.source ? ` from ${c.source}` : ''} into ${p.id(c.result_id)}`),
+      ...promotions.map((x) => `${d.dry_run ? 'would promote' : 'promoted'} ${p.id(x.id)} to ltm (${x.reasons.join(', ')})`),
+      p.dim(`${d.candidates as number} stm candidates, ${clusters.length} clusters, ${promotions.length} promotions`),
+    ].join('\n');
+  },
   links: (d, p) => {
     const links = d.links as MemoryLink[];
     return links.length === 0 ? p.dim('no links') : links.map((l) => linkLine(l, p).trimStart()).join('\n');

@@ -148,4 +148,9 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'Recommend items for a task, tags or key prefix (keyword overlap, confidence, recency, weight)',
     load: () => import('./suggest.js'),
   },
+  {
+    name: 'consolidate',
+    summary: 'Merge similar STM items into MTM (deterministic, no LLM) and promote MTM to LTM',
+    load: () => import('./consolidate.js'),
+  },
 ];

@@ -1,0 +1,179 @@
+/**
+ * Deterministic consolidation (memctl, KOAS; no LLM). Live, non-quarantined STM items are grouped
+ * by scope, type and source file — items from different files never merge — and, inside a group,
+ * clustered with complete linkage: an item joins the first cluster whose every member shares its
+ * tags (Jaccard ≥ {@link TAG_SIMILARITY}, two untagged items count as alike) and its words
+ * (Jaccard ≥ {@link CONTENT_SIMILARITY}). Each cluster of two or more becomes one MTM item
+ * (longest content wins; ties: earliest created_at, then id; tags and entities are united) with
+ * an id derived from its members, injectable, linked `supersedes` to each original, which is
+ * archived. Then MTM items promote to LTM when used ≥ 5 times, typed decision / constraint /
+ * definition, verified, or confident (≥ 0.8) with provenance.
+ */
+import { admitWrite, type AdmissionHook } from '../items/admission.js';
+import { nextVersion } from '../items/build-item.js';
+import { policyDetails, recordWrite } from '../items/journal.js';
+import { indexText } from '../search/index-text.js';
+import { queryTerms } from '../search/fts-query.js';
+import type { Store } from '../store/store.js';
+import type { MemoryItem } from '../types.js';
+import { sha256 } from '../util/hash.js';
+
+export const TAG_SIMILARITY = 0.3;
+export const CONTENT_SIMILARITY = 0.35;
+export const PROMOTE_USAGE = 5;
+const PROMOTED_TYPES: ReadonlySet<string> = new Set(['decision', 'constraint', 'definition']);
+
+export interface ConsolidationCluster {
+  /** The id the merged item gets (the same members always give the same id). */
+  result_id: string;
+  winner: string;
+  members: string[];
+  type: MemoryItem['type'];
+  source: string | null;
+}
+
+export type PromotionReason = 'usage' | 'type' | 'verified' | 'confident';
+
+export interface ConsolidationPlan {
+  dry_run: boolean;
+  scope: string | null;
+  candidates: number;
+  clusters: ConsolidationCluster[];
+  promotions: { id: string; reasons: PromotionReason[] }[];
+}
+
+export interface ConsolidateOptions {
+  now: string;
+  actor: string | null;
+  scope?: string;
+  dryRun: boolean;
+  admit?: AdmissionHook;
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let shared = 0;
+  for (const x of a) if (b.has(x)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+function sourceOf(item: MemoryItem): string {
+  const path = item.provenance?.source_path;
+  return typeof path === 'string' ? path : (item.source ?? '');
+}
+
+const byAge = (a: MemoryItem, b: MemoryItem) =>
+  a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/** Longest content; ties: earliest created_at, then id. */
+function winnerOf(members: readonly MemoryItem[]): MemoryItem {
+  return [...members].sort((a, b) => b.content.length - a.content.length || byAge(a, b))[0] as MemoryItem;
+}
+
+function promotionReasons(item: MemoryItem): PromotionReason[] {
+  const reasons: PromotionReason[] = [];
+  if (item.usage_count >= PROMOTE_USAGE) reasons.push('usage');
+  if (PROMOTED_TYPES.has(item.type)) reasons.push('type');
+  if (item.validation === 'verified') reasons.push('verified');
+  if (item.confidence >= 0.8 && item.provenance !== null && Object.keys(item.provenance).length > 0) reasons.push('confident');
+  return reasons;
+}
+
+function clusterItems(items: readonly MemoryItem[]): MemoryItem[][] {
+  const groups = new Map<string, MemoryItem[]>();
+  for (const item of [...items].sort(byAge)) {
+    const key = JSON.stringify([item.scope, item.type, sourceOf(item)]);
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  const clusters: MemoryItem[][] = [];
+  for (const group of groups.values()) {
+    const features = new Map(group.map((i) => [i.id, { tags: new Set(i.tags), words: new Set(queryTerms(`${i.title} ${i.content}`)) }]));
+    const local: MemoryItem[][] = [];
+    for (const item of group) {
+      const f = features.get(item.id);
+      const home = local.find((cluster) =>
+        cluster.every((other) => {
+          const g = features.get(other.id);
+          return f && g && jaccard(f.tags, g.tags) >= TAG_SIMILARITY && jaccard(f.words, g.words) >= CONTENT_SIMILARITY;
+        }),
+      );
+      if (home) home.push(item);
+      else local.push([item]);
+    }
+    clusters.push(...local);
+  }
+  return clusters.filter((c) => c.length >= 2);
+}
+
+function mergedItem(members: readonly MemoryItem[], id: string, now: string): MemoryItem {
+  const winner = winnerOf(members);
+  const unite = (lists: string[][]) => [...new Set(lists.flat())];
+  return {
+    ...winner,
+    id,
+    tier: 'mtm',
+    injectable: true,
+    tags: unite(members.map((m) => m.tags)),
+    entities: unite(members.map((m) => m.entities)),
+    confidence: Math.max(...members.map((m) => m.confidence)),
+    weight: Math.max(...members.map((m) => m.weight)),
+    usage_count: members.reduce((n, m) => n + m.usage_count, 0),
+    provenance: { ...winner.provenance, consolidated_from: members.map((m) => m.id) },
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    last_used_at: null,
+    expires_at: null,
+    archived: false,
+    quarantined: false,
+  };
+}
+
+/** Plans, and unless `dryRun` applies in one transaction, one consolidation pass. */
+export function consolidate(store: Store, options: ConsolidateOptions): ConsolidationPlan {
+  const run = (): ConsolidationPlan => {
+    const live = store.listItems({ tier: 'stm', quarantined: 'exclude', ...(options.scope ? { scope: options.scope } : {}) }).items;
+    const clusters = clusterItems(live);
+    const mtm = store.listItems({ tier: 'mtm', quarantined: 'exclude', ...(options.scope ? { scope: options.scope } : {}) }).items;
+    const plan: ConsolidationPlan = {
+      dry_run: options.dryRun,
+      scope: options.scope ?? null,
+      candidates: live.length,
+      clusters: clusters.map((members) => ({
+        result_id: `MEM-${sha256(members.map((m) => m.id).sort().join(',')).slice(0, 12)}`,
+        winner: winnerOf(members).id,
+        members: members.map((m) => m.id),
+        type: members[0]?.type ?? 'note',
+        source: sourceOf(members[0] as MemoryItem) || null,
+      })),
+      promotions: [...mtm]
+        .sort(byAge)
+        .map((item) => ({ id: item.id, reasons: promotionReasons(item) }))
+        .filter((p) => p.reasons.length > 0),
+    };
+    if (options.dryRun) return plan;
+    for (const [i, members] of clusters.entries()) {
+      const id = plan.clusters[i]?.result_id ?? '';
+      if (store.getItem(id) !== undefined) continue;
+      const context = { operation: 'consolidate', actor: options.actor, now: options.now } as const;
+      const { item, policy } = admitWrite(mergedItem(members, id, options.now), context, options.admit);
+      store.insertItem(item, indexText(item));
+      recordWrite(store, options.actor, item, 'consolidate', { members: item.provenance?.consolidated_from, ...policyDetails(policy) });
+      for (const member of members) {
+        store.addLink({ src_id: id, dst_id: member.id, type: 'supersedes', created_at: options.now });
+        const archived = nextVersion(member, { ...member, archived: true }, options.now);
+        store.updateItem(archived);
+        recordWrite(store, options.actor, archived, 'archive', { reason: 'consolidated', into: id });
+      }
+    }
+    for (const { id, reasons } of plan.promotions) {
+      const item = store.getItem(id);
+      if (item === undefined || item.tier !== 'mtm') continue;
+      const promoted = nextVersion(item, { ...item, tier: 'ltm', injectable: true }, options.now);
+      store.updateItem(promoted);
+      recordWrite(store, options.actor, promoted, 'promote', { reasons });
+    }
+    return plan;
+  };
+  return options.dryRun ? run() : store.transaction(run);
+}
