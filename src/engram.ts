@@ -54,7 +54,12 @@ import {
 } from './items/schemas.js';
 import { evaluatePolicy, type PolicyOptions, type PolicySubject, type PolicyVerdict } from './policy/evaluate.js';
 import { type CleanupPlan, cleanup } from './lifecycle/cleanup.js';
-import { type ConsolidationPlan, consolidate } from './lifecycle/consolidate.js';
+import {
+  type ConsolidationCandidates,
+  type ConsolidationPlan,
+  consolidate,
+  consolidationCandidates,
+} from './lifecycle/consolidate.js';
 import { type Decay, decayOf } from './lifecycle/decay.js';
 import { rankSuggestions, type Suggestion } from './lifecycle/suggest.js';
 import { redactItem } from './policy/redact.js';
@@ -182,7 +187,7 @@ export interface DoctorReport {
 
 export type { PullEntry, PullResult } from './ingest/pull.js';
 export type { CleanupPlan } from './lifecycle/cleanup.js';
-export type { ConsolidationPlan } from './lifecycle/consolidate.js';
+export type { CandidateGroup, ConsolidationCandidates, ConsolidationPlan } from './lifecycle/consolidate.js';
 export type { Decay } from './lifecycle/decay.js';
 export type { Suggestion } from './lifecycle/suggest.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
@@ -237,6 +242,11 @@ export interface Engram {
    * and words) merge into one MTM item each; MTM items that qualify promote to LTM.
    */
   consolidate(options?: { dryRun?: boolean; scope?: string }): Promise<ConsolidationPlan>;
+  /**
+   * Host-model consolidation (mem-context): groups to extract (STM older than 3 days) and merge
+   * (MTM clusters older than 7 days), each with a ready prompt; engram calls no model itself.
+   */
+  consolidationCandidates(options?: { scope?: string }): Promise<ConsolidationCandidates>;
   /** memtool's recommendation: ranked candidates for a task, tags or key prefix, with the reasons. */
   suggest(input: SuggestInput): Promise<Suggestion[]>;
   /** Changes any fields of an existing item (content optional): a new version, through the policy. */
@@ -506,6 +516,10 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         await prepareIndexing(...items.map((i) => i.content));
       }
       return consolidate(store, { now: now(), actor, scope, dryRun, admit: options.admit });
+    },
+
+    async consolidationCandidates({ scope } = {}) {
+      return consolidationCandidates(store, clock(), scope);
     },
 
     async suggest(input) {

@@ -272,3 +272,29 @@ test('promotion MTM → LTM: usage ≥ 5, decision/constraint/definition, verifi
   assert.equal((await engram.get({ id: held.id })).quarantined, true);
   assert.equal((await engram.consolidate()).promotions.some((p) => p.id === held.id), false, 'quarantined items are never promoted');
 });
+
+test('consolidate --candidates: STM older than 3 days to extract, MTM clusters older than 7 days to merge, with prompts', async (t) => {
+  let now = Date.parse('2026-06-01T00:00:00.000Z');
+  const db = join(tempDir(t), 'm.db');
+  const engram = await openEngram({ path: db, clock: () => new Date(now) });
+  t.after(() => engram.close());
+  const old = (await engram.put({ content: 'Debugging session: the flaky test waits on the queue', source: 'session-1' })).item.id;
+  const mtmA = (await engram.put({ content: 'Retries use exponential backoff with jitter capped at 30 s', tier: 'mtm', tags: ['queue'] })).item.id;
+  const mtmB = (await engram.put({ content: 'Retries use exponential backoff with jitter, capped at 30 seconds', tier: 'mtm', tags: ['queue'] })).item.id;
+  now += 2 * DAY;
+  await engram.put({ content: 'A fresh note, too recent to extract', source: 'session-2' });
+  assert.deepEqual((await engram.consolidationCandidates()).extract, [], 'nothing older than 3 days yet');
+  now += 6 * DAY;
+  const { extract, merge } = await engram.consolidationCandidates();
+  assert.equal(extract.length, 2, 'one group per source: session-1 and session-2');
+  assert.deepEqual(extract[0]?.item_ids, [old]);
+  assert.equal(extract[0]?.source, 'session-1');
+  assert.match(extract[0]?.prompt ?? '', /engram pull[\s\S]*flaky test waits on the queue/);
+  assert.deepEqual(merge.map((g) => g.item_ids.sort()), [[mtmA, mtmB].sort()]);
+  assert.match(merge[0]?.prompt ?? '', /--type supersedes/);
+  const before = await engram.stats();
+  const run = cli(['consolidate', '--db', db, '--candidates']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(Array.isArray(run.json?.extract) && Array.isArray(run.json?.merge));
+  assert.deepEqual((await engram.stats()).total, before.total, 'candidates write nothing');
+});

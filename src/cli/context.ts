@@ -26,7 +26,8 @@ export type View
     | 'links'
     | 'cleanup'
     | 'suggest'
-    | 'consolidate';
+    | 'consolidate'
+    | 'candidates';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`

@@ -3,6 +3,7 @@
  * terminal), readable text for people; errors and warnings go to stderr.
  */
 import type { Writable } from 'node:stream';
+import type { CandidateGroup } from '../engram.js';
 import type { EngramError } from '../errors.js';
 import type { MemoryItem, MemoryLink, Revision } from '../types.js';
 import type { CommandOutput, View } from './context.js';
@@ -227,6 +228,11 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
       ...promotions.map((x) => `${d.dry_run ? 'would promote' : 'promoted'} ${p.id(x.id)} to ltm (${x.reasons.join(', ')})`),
       p.dim(`${d.candidates as number} stm candidates, ${clusters.length} clusters, ${promotions.length} promotions`),
     ].join('\n');
+  },
+  candidates: (d, p) => {
+    const groups = [...(d.extract as CandidateGroup[]), ...(d.merge as CandidateGroup[])];
+    if (groups.length === 0) return p.dim('nothing to consolidate yet');
+    return groups.map((g) => `${g.kind.padEnd(7)} ${g.item_ids.length} items${g.source ? ` from ${g.source}` : ''}: ${g.item_ids.join(' ')}`).join('\n');
   },
   links: (d, p) => {
     const links = d.links as MemoryLink[];

@@ -79,7 +79,7 @@ function promotionReasons(item: MemoryItem): PromotionReason[] {
   return reasons;
 }
 
-function clusterItems(items: readonly MemoryItem[]): MemoryItem[][] {
+export function clusterItems(items: readonly MemoryItem[]): MemoryItem[][] {
   const groups = new Map<string, MemoryItem[]>();
   for (const item of [...items].sort(byAge)) {
     const key = JSON.stringify([item.scope, item.type, sourceOf(item)]);
@@ -176,4 +176,76 @@ export function consolidate(store: Store, options: ConsolidateOptions): Consolid
     return plan;
   };
   return options.dryRun ? run() : store.transaction(run);
+}
+
+/** mem-context's host-model pipeline: STM older than this is extracted into lasting memories. */
+export const EXTRACT_AFTER_DAYS = 3;
+/** MTM clusters older than this are offered for merging. */
+export const MERGE_AFTER_DAYS = 7;
+const CANDIDATE_GROUP_LIMIT = 20;
+const DAY_MS = 86_400_000;
+
+export interface CandidateGroup {
+  kind: 'extract' | 'merge';
+  scope: string;
+  source: string | null;
+  item_ids: string[];
+  items: { id: string; title: string; type: MemoryItem['type']; tags: string[]; content: string }[];
+  /** Ready to give the agent's own model; its answer goes back through `engram pull`. */
+  prompt: string;
+}
+
+const EXTRACT_PROMPT = `These are short-term memories from past work sessions. Extract what stays true and useful
+beyond them: decisions, constraints, definitions, facts and patterns, each stated on its own,
+without repeating the rest. Answer with a JSON array of objects {"title", "content", "type",
+"tags"}, type one of fact, decision, definition, constraint, pattern, todo, note. The answer is
+stored with \`engram pull\`; link each new item to its sources with
+\`engram link NEW_ID SOURCE_ID --type derived_from\`.`;
+
+const MERGE_PROMPT = `These memories overlap. Write one memory that keeps everything true and useful in them and
+drops the repetition. Answer with a JSON array holding one object {"title", "content", "type",
+"tags"}. The answer is stored with \`engram pull\`; then link it with
+\`engram link NEW_ID OLD_ID --type supersedes\` for each memory listed, which hides them from recall.`;
+
+function candidateGroup(kind: CandidateGroup['kind'], members: readonly MemoryItem[]): CandidateGroup {
+  const items = members.map((m) => ({ id: m.id, title: m.title, type: m.type, tags: m.tags, content: m.content }));
+  const listing = items.map((m) => `--- ${m.id} [${m.type}${m.tags.length ? ` | ${m.tags.join(',')}` : ''}]\n${m.title ? `${m.title}\n` : ''}${m.content}`);
+  return {
+    kind,
+    scope: members[0]?.scope ?? 'project',
+    source: members[0] ? sourceOf(members[0]) || null : null,
+    item_ids: items.map((m) => m.id),
+    items,
+    prompt: `${kind === 'extract' ? EXTRACT_PROMPT : MERGE_PROMPT}\n\n${listing.join('\n')}`,
+  };
+}
+
+/**
+ * The groups an agent's own model should consolidate (engram never calls a model): STM items older
+ * than 3 days, by scope and source, to extract lasting memories from; MTM clusters older than 7
+ * days, to merge.
+ */
+export interface ConsolidationCandidates {
+  extract: CandidateGroup[];
+  merge: CandidateGroup[];
+}
+
+export function consolidationCandidates(store: Store, now: Date, scope?: string): ConsolidationCandidates {
+  const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+  const filter = { quarantined: 'exclude', ...(scope ? { scope } : {}) } as const;
+  const stm = store.listItems({ ...filter, tier: 'stm' }).items.filter((i) => i.created_at < before(EXTRACT_AFTER_DAYS));
+  const bySource = new Map<string, MemoryItem[]>();
+  for (const item of [...stm].sort(byAge)) {
+    const key = JSON.stringify([item.scope, sourceOf(item)]);
+    bySource.set(key, [...(bySource.get(key) ?? []), item]);
+  }
+  const extract: CandidateGroup[] = [];
+  for (const members of bySource.values()) {
+    for (let i = 0; i < members.length; i += CANDIDATE_GROUP_LIMIT) {
+      extract.push(candidateGroup('extract', members.slice(i, i + CANDIDATE_GROUP_LIMIT)));
+    }
+  }
+  const mtm = store.listItems({ ...filter, tier: 'mtm' }).items.filter((i) => i.updated_at < before(MERGE_AFTER_DAYS));
+  const merge = clusterItems(mtm).map((members) => candidateGroup('merge', members));
+  return { extract, merge };
 }
