@@ -511,10 +511,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async consolidate({ dryRun = false, scope } = {}) {
-      if (!dryRun) {
-        const { items } = store.listItems({ tier: 'stm', ...(scope ? { scope } : {}) });
-        await prepareIndexing(...items.map((i) => i.content));
-      }
+      // Merged items are indexed inside the transaction; the segmenter must be ready for CJK text.
+      if (!dryRun) await loadSegmenter();
       return consolidate(store, { now: now(), actor, scope, dryRun, admit: options.admit });
     },
 

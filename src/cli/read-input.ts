@@ -3,12 +3,17 @@ import { readFile } from 'node:fs/promises';
 import { EngramError } from '../errors.js';
 import type { CliContext } from './context.js';
 
-/** All of standard input as UTF-8 text. */
-export async function readStdin(stdin: CliContext['stdin']): Promise<string> {
+/** All of standard input as bytes (ingest decodes and hashes them itself). */
+export async function readStdinBytes(stdin: CliContext['stdin']): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin)
     chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** All of standard input as UTF-8 text. */
+export async function readStdin(stdin: CliContext['stdin']): Promise<string> {
+  return (await readStdinBytes(stdin)).toString('utf8');
 }
 
 /** A file's text; `-` means standard input. */

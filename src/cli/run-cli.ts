@@ -206,6 +206,9 @@ export async function runCli(io: CliIo): Promise<number> {
                 path = ':memory:';
               }
             }
+            // One connection per store per run: `push --source` ingests, then recalls, on the same one.
+            const reused = opened.find((e) => e.path === path && path !== ':memory:');
+            if (reused !== undefined) return reused;
             const { openEngram } = await import('../engram.js');
             const engram = await openEngram({
               path,

@@ -64,11 +64,13 @@ function listQuery(filter: ListFilter, driveFromTags = true): { from: string; wh
     clauses.push('i.id IN (SELECT item_id FROM memory_tags WHERE tag = ?)');
     params.push(tag);
   }
-  const equal = (column: string, value: string | undefined) => {
+  /** A clause with one bound value, added only when the value is given. */
+  const bound = (sql: string, value: string | undefined) => {
     if (value === undefined) return;
-    clauses.push(`i.${column} = ?`);
+    clauses.push(sql);
     params.push(value);
   };
+  const equal = (column: string, value: string | undefined) => bound(`i.${column} = ?`, value);
   equal('layer', filter.layer);
   equal('type', filter.type);
   equal('tier', filter.tier);
@@ -92,23 +94,11 @@ function listQuery(filter: ListFilter, driveFromTags = true): { from: string; wh
       `i.validation != 'contradicted' AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.dst_id = i.id AND l.type = 'supersedes')`,
     );
   }
-  if (filter.live_at !== undefined) {
-    clauses.push('(i.expires_at IS NULL OR i.expires_at > ?)');
-    params.push(filter.live_at);
-  }
-  if (filter.expires_before !== undefined) {
-    clauses.push('i.expires_at <= ?');
-    params.push(filter.expires_before);
-  }
+  bound('(i.expires_at IS NULL OR i.expires_at > ?)', filter.live_at);
+  bound('i.expires_at <= ?', filter.expires_before);
   equal('validation', filter.validation);
-  if (filter.since !== undefined) {
-    clauses.push('i.updated_at >= ?');
-    params.push(filter.since);
-  }
-  if (filter.until !== undefined) {
-    clauses.push('i.updated_at < ?');
-    params.push(filter.until);
-  }
+  bound('i.updated_at >= ?', filter.since);
+  bound('i.updated_at < ?', filter.until);
   return { from, where: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
 }
 
@@ -480,11 +470,11 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       }),
     getCorpusFile: (corpusId, path) =>
       guard((): CorpusFile | undefined => {
-        const row = statements.corpusFile.get(corpusId, path) as (Omit<CorpusFile, 'item_ids'> & { id: number }) | undefined;
+        type Row = Omit<CorpusFile, 'item_ids'> & { id: number; chunks: number };
+        const row = statements.corpusFile.get(corpusId, path) as Row | undefined;
         if (row === undefined) return undefined;
-        const { id, ...file } = row;
-        return { corpus_id: file.corpus_id, path: file.path, sha256: file.sha256, size_bytes: file.size_bytes,
-          ingested_at: file.ingested_at, item_ids: statements.corpusChunks.all(id) as string[] };
+        const { id, chunks: _chunks, ...file } = row;
+        return { ...file, item_ids: statements.corpusChunks.all(id) as string[] };
       }),
     putCorpusFile: (file) =>
       guard(() => {

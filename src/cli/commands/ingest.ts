@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { Tier } from '../../types.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, TIER_VALUES, exampleText, intOption, listOption } from '../options.js';
-import { readStdin } from '../read-input.js';
+import { readStdinBytes } from '../read-input.js';
 import type { Runner } from '../runner.js';
 
 export interface IngestFlags {
@@ -43,7 +43,8 @@ export async function runIngest(ctx: CliContext, sources: string[], flags: Inges
     include: flags.include,
     exclude: flags.exclude,
     dry_run: flags.dryRun,
-    readStdin: async () => Buffer.from(await readStdin(ctx.stdin), 'utf8'),
+    // Bytes, not text: invalid UTF-8 gets the same fallback and file hash as on disk.
+    readStdin: () => readStdinBytes(ctx.stdin),
     onProgress: (p) =>
       ctx.progress(
         p.current === ''
