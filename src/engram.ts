@@ -61,6 +61,7 @@ import {
   consolidationCandidates,
 } from './lifecycle/consolidate.js';
 import { type Decay, decayOf } from './lifecycle/decay.js';
+import { findSimilar, mergeSimilar, type SimilarItem } from './lifecycle/similar.js';
 import { rankSuggestions, type Suggestion } from './lifecycle/suggest.js';
 import { redactItem } from './policy/redact.js';
 import { ALL_RULES, type PolicyRule } from './policy/rules.js';
@@ -70,7 +71,7 @@ import type { SearchSort } from './search/rank.js';
 import type { DeleteCounts, Store } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats } from './types.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
-import { loadSegmenter } from './search/segment.js';
+import { loadedSegmenter, loadSegmenter } from './search/segment.js';
 import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
 
@@ -102,18 +103,56 @@ export interface EngramOptions {
   secrecy?: Secrecy;
   /** Opens the store; defaults to the embedded SQLite store. */
   openStore?: (path: string) => Store;
+  /**
+   * Automatic consolidation (KOAS) after put, pull and ingest: when the store holds `threshold` live
+   * STM items, at most once per `intervalMinutes` (kept in the store). Off unless given; the CLI
+   * turns it on with {@link AUTO_CONSOLIDATE_DEFAULTS}.
+   */
+  autoConsolidate?: AutoConsolidateOptions;
+}
+
+export interface AutoConsolidateOptions {
+  threshold: number;
+  intervalMinutes: number;
+}
+
+/** The CLI's automatic consolidation: at 20 live STM items (KOAS), at most every 10 minutes. */
+export const AUTO_CONSOLIDATE_DEFAULTS: AutoConsolidateOptions = { threshold: 20, intervalMinutes: 10 };
+
+/** A write's result, with what automatic consolidation did when the write triggered it. */
+export interface AutoConsolidated {
+  auto_consolidation?: AutoConsolidation;
+}
+
+/** What an automatic consolidation did after a write. */
+export interface AutoConsolidation {
+  /** Live STM items that triggered it. */
+  stm: number;
+  threshold: number;
+  clusters: number;
+  archived: number;
+  promoted: number;
+  /** The merged item that now holds the written item, when it was one of the originals. */
+  merged_into?: string;
 }
 
 export interface PutResult {
   /** `created`, `updated`, or `unchanged` when the write would not change the item. */
   action: 'created' | 'updated' | 'unchanged';
-  /** How the target was chosen: by `id`, by logical `key`, or a `new` item. */
-  mode: 'id' | 'key' | 'new';
+  /**
+   * How the target was chosen: by `id`, by logical `key`, a `new` item, or the closest near-duplicate
+   * (`similar`, with `merge_similar`).
+   */
+  mode: 'id' | 'key' | 'new' | 'similar';
   item: MemoryItem;
   /** The write policy's verdict; `quarantine` means stored, not injectable, expiring unless verified. */
   policy: PolicyVerdict;
   /** True when the same content already existed in the scope: that item was reinforced instead. */
   deduplicated?: true;
+  /** Near-duplicates of a new item in its scope (word similarity ≥ 0.6), most similar first. */
+  similar?: SimilarItem[];
+  /** Set when this write triggered automatic consolidation. */
+  auto_consolidation?: AutoConsolidation;
 }
 
 export interface ListResult {
@@ -189,6 +228,7 @@ export type { PullEntry, PullResult } from './ingest/pull.js';
 export type { CleanupPlan } from './lifecycle/cleanup.js';
 export type { CandidateGroup, ConsolidationCandidates, ConsolidationPlan } from './lifecycle/consolidate.js';
 export type { Decay } from './lifecycle/decay.js';
+export type { SimilarItem } from './lifecycle/similar.js';
 export type { Suggestion } from './lifecycle/suggest.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
 export type { IngestInput, PullInput } from './items/schemas.js';
@@ -214,9 +254,9 @@ export interface Engram {
    */
   ingest(
     input: IngestInput & { readStdin?: () => Promise<Uint8Array>; onProgress?: (progress: IngestProgress) => void },
-  ): Promise<IngestReport>;
+  ): Promise<IngestReport & AutoConsolidated>;
   /** Stores the memory proposals found in an LLM's answer; each one is admitted by the policy. */
-  pull(text: string, defaults?: PullInput): Promise<PullResult>;
+  pull(text: string, defaults?: PullInput): Promise<PullResult & AutoConsolidated>;
   list(filter?: ListInput): Promise<ListResult>;
   /**
    * Full-text search: BM25 over title, tags, entities and content (CJK segmented), any of the
@@ -334,7 +374,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   const requireItem = (id: string): MemoryItem => requireStoredItem(store, id);
 
   async function write(input: PutInput, operation: WriteOperation): Promise<PutResult> {
-    const { id, if_version: ifVersion, ...fields } = parseInput(putInputSchema, input);
+    const parsed = parseInput(putInputSchema, input);
+    const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, ...fields } = parsed;
     if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
       throw new EngramError('PARAM_ERROR', '--key needs --layer to address an item', {
         hint: 'Use --layer project|feature|run with --key, or --id to update by id.',
@@ -381,9 +422,25 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           store.addEvent({ item_id: duplicate.id, action: 'reinforce', actor, at, details: { operation } });
           return { action: 'unchanged', mode, item: requireItem(duplicate.id), policy, deduplicated: true };
         }
+        const similar = mode === 'new' && fullText ? findSimilar(store, item, loadedSegmenter()) : [];
+        const reported = similar.length > 0 ? { similar } : {};
+        const closest = similar[0];
+        if (closest !== undefined && mergeSimilarOne) {
+          const target = requireItem(closest.id);
+          const admitted = admitWrite(mergeSimilar(target, item), context, options.admit);
+          let merged = target;
+          if (hasChanges(target, admitted.item)) {
+            merged = nextVersion(target, admitted.item, at);
+            store.updateItem(merged, indexText(merged));
+            record(merged, 'update', { mode: 'similar', similarity: closest.similarity, ...policyDetails(admitted.policy) });
+          }
+          store.reinforce(merged.id, at, REINFORCE_WEIGHT);
+          const action = merged === target ? 'unchanged' : 'updated';
+          return { action, mode: 'similar', item: requireItem(merged.id), policy: admitted.policy, ...reported };
+        }
         store.insertItem(item, indexText(item));
         record(item, 'create', { mode, ...policyDetails(policy) });
-        return { action: 'created', mode, item, policy };
+        return { action: 'created', mode, item, policy, ...reported };
       }
       const { item: merged, policy } = admitWrite(mergeFields(existing, fields), context, options.admit);
       if (!hasChanges(existing, merged)) return { action: 'unchanged', mode, item: existing, policy };
@@ -394,15 +451,55 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     });
   }
 
+  const AUTO_META_KEY = 'auto_consolidated_at';
+  const auto = options.autoConsolidate;
+  const autoDue = (at: Date): boolean => {
+    const last = store.getMeta(AUTO_META_KEY);
+    return last === undefined || at.getTime() - Date.parse(last) >= (auto?.intervalMinutes ?? 0) * 60_000;
+  };
+
+  /** KOAS's trigger, after a write: consolidate when STM is full, at most once per interval. */
+  async function autoConsolidate(writtenId?: string): Promise<AutoConsolidation | undefined> {
+    if (auto === undefined) return undefined;
+    const at = clock();
+    if (!autoDue(at) || store.countLive('stm') < auto.threshold) return undefined;
+    await loadSegmenter();
+    return store.transaction((): AutoConsolidation | undefined => {
+      // Another process may have run it since the check above.
+      const stm = store.countLive('stm');
+      if (!autoDue(at) || stm < auto.threshold) return undefined;
+      const plan = consolidate(store, { now: at.toISOString(), actor, dryRun: false, admit: options.admit });
+      store.setMeta(AUTO_META_KEY, at.toISOString());
+      const summary: AutoConsolidation = {
+        stm,
+        threshold: auto.threshold,
+        clusters: plan.clusters.length,
+        archived: plan.clusters.reduce((n, c) => n + c.members.length, 0),
+        promoted: plan.promotions.length,
+      };
+      store.addEvent({ item_id: null, action: 'auto_consolidate', actor, at: at.toISOString(), details: { ...summary } });
+      const home = plan.clusters.find((c) => writtenId !== undefined && c.members.includes(writtenId));
+      return home ? { ...summary, merged_into: home.result_id } : summary;
+    });
+  }
+
+  const withAuto = async <T extends object>(result: T, writtenId?: string): Promise<T & AutoConsolidated> => {
+    const ran = await autoConsolidate(writtenId);
+    return ran ? { ...result, auto_consolidation: ran } : result;
+  };
+
   return {
     path: store.path,
 
-    put: (input) => write(input, 'put'),
+    put: async (input) => {
+      const result = await write(input, 'put');
+      return result.action === 'created' ? withAuto(result, result.item.id) : result;
+    },
 
     async ingest(input) {
       const { onProgress, readStdin, ...rest } = input;
       const settings = parseInput(ingestInputSchema, rest);
-      return ingestSources(
+      const report = await ingestSources(
         {
           ...settings,
           chunkTokens: settings.chunk_tokens,
@@ -413,11 +510,13 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         },
         { store, actor, now, admit: options.admit },
       );
+      return !report.dry_run && report.totals.ingested > 0 ? withAuto(report) : report;
     },
 
     async pull(text, input = {}) {
       // Proposal fields are validated by put's schema: a bad type or tier is that proposal's PARAM_ERROR.
-      return pullProposals(text, parseInput(pullInputSchema, input), (proposal) => write(proposal as PutInput, 'pull'));
+      const result = await pullProposals(text, parseInput(pullInputSchema, input), (proposal) => write(proposal as PutInput, 'pull'));
+      return result.stored + result.quarantined > 0 ? withAuto(result) : result;
     },
 
     async get(query) {

@@ -3,6 +3,10 @@
  * needed by a user today.
  */
 export {
+  AUTO_CONSOLIDATE_DEFAULTS,
+  type AutoConsolidateOptions,
+  type AutoConsolidated,
+  type AutoConsolidation,
   checkPolicy,
   type CleanupPlan,
   type ConsolidationPlan,
@@ -28,6 +32,7 @@ export {
   type SearchResult,
   type SearchStage,
   type ShowResult,
+  type SimilarItem,
   type Suggestion,
   type SuggestInput,
   type UpdateInput,

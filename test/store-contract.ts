@@ -362,5 +362,23 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(stats.by_layer, { '(none)': 1, 'project': 1 });
       assert.ok(stats.schema_version >= 1);
     });
+
+    test('countLive counts live, non-quarantined items of a tier; meta values persist', async (t) => {
+      const store = open(factory, t);
+      await store.transaction(() => {
+        store.insertItem(item({ tier: 'stm' }), NO_CJK);
+        store.insertItem(item({ tier: 'stm', scope: 'other' }), NO_CJK);
+        store.insertItem(item({ tier: 'stm', archived: true }), NO_CJK);
+        store.insertItem(item({ tier: 'stm', quarantined: true }), NO_CJK);
+        store.insertItem(item({ tier: 'mtm' }), NO_CJK);
+      });
+      assert.equal(await store.countLive('stm'), 2);
+      assert.equal(await store.countLive('stm', 'other'), 1);
+      assert.equal(await store.countLive('ltm'), 0);
+      assert.equal(await store.getMeta('contract_key'), undefined);
+      await store.transaction(() => store.setMeta('contract_key', 'one'));
+      await store.transaction(() => store.setMeta('contract_key', 'two'));
+      assert.equal(await store.getMeta('contract_key'), 'two');
+    });
   });
 }

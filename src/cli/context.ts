@@ -40,8 +40,11 @@ export type CommandOutput
     | { kind: 'lines'; lines: AsyncIterable<string> };
 
 export interface CliContext {
-  /** Opens the store found by discovery; `write` creates a missing user store. */
-  open(options?: { write?: boolean }): Promise<Engram>;
+  /**
+   * Opens the store found by discovery; `write` creates a missing user store; `auto: false`
+   * (`--no-auto`) turns automatic consolidation off for this run.
+   */
+  open(options?: { write?: boolean; auto?: boolean }): Promise<Engram>;
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };

@@ -5,9 +5,9 @@
 
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { discoverStore } from '../config/discover-store.js';
+import { CONFIG_FILE, discoverStore, STORE_DIR } from '../config/discover-store.js';
 import type { Engram } from '../engram.js';
 import { EngramError, toEngramError } from '../errors.js';
 import { SECRECY_TIERS, type Secrecy } from '../types.js';
@@ -193,7 +193,7 @@ export async function runCli(io: CliIo): Promise<number> {
           warn: (message) => output.warn(message),
           info: (message) => output.info(message),
           progress: (message) => output.progress(message),
-          async open({ write = false } = {}) {
+          async open({ write = false, auto = true } = {}) {
             const location = locate();
             let path = location.path;
             if (!location.exists && location.source === 'user') {
@@ -209,12 +209,20 @@ export async function runCli(io: CliIo): Promise<number> {
             // One connection per store per run: `push --source` ingests, then recalls, on the same one.
             const reused = opened.find((e) => e.path === path && path !== ':memory:');
             if (reused !== undefined) return reused;
-            const { openEngram } = await import('../engram.js');
+            const [{ openEngram, AUTO_CONSOLIDATE_DEFAULTS }, { autoConsolidateSettings, readProjectConfig }]
+              = await Promise.all([import('../engram.js'), import('../config/project-config.js')]);
+            // A store's config.json sits beside it in its .engram directory (never beside a --db file elsewhere).
+            const config
+              = basename(dirname(path)) === STORE_DIR ? readProjectConfig(join(dirname(path), CONFIG_FILE)) : {};
+            const autoConsolidate = auto
+              ? autoConsolidateSettings(AUTO_CONSOLIDATE_DEFAULTS, config, io.env.ENGRAM_AUTO_CONSOLIDATE)
+              : undefined;
             const engram = await openEngram({
               path,
               session: globals.session ?? io.env.ENGRAM_SESSION ?? null,
               fullText: io.env.ENGRAM_FTS !== 'off',
               secrecy: secrecyFromEnv(io.env.ENGRAM_SECRECY),
+              autoConsolidate,
             });
             opened.push(engram);
             return engram;

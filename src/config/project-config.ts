@@ -9,6 +9,16 @@ import { FTS_TOKENIZER_NAMES } from './fts-tokenizer.js';
 
 export const projectConfigSchema = z.object({
   fts_tokenizer: z.enum(FTS_TOKENIZER_NAMES).optional(),
+  /** Automatic consolidation after writes: `false` turns it off; the fields override the defaults. */
+  auto_consolidate: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        threshold: z.number().int().min(1).optional(),
+        interval_minutes: z.number().min(0).optional(),
+      }),
+    ])
+    .optional(),
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -39,4 +49,34 @@ export function readProjectConfig(path: string): ProjectConfig {
     );
   }
   return parsed.data;
+}
+
+export interface AutoConsolidateSettings {
+  threshold: number;
+  intervalMinutes: number;
+}
+
+/**
+ * Automatic consolidation for the CLI: the defaults, then the store's config, then
+ * `ENGRAM_AUTO_CONSOLIDATE` (`off`, or a threshold); `undefined` means off.
+ */
+export function autoConsolidateSettings(
+  defaults: AutoConsolidateSettings,
+  config: ProjectConfig,
+  env: string | undefined,
+): AutoConsolidateSettings | undefined {
+  if (env === 'off' || env === '0') return undefined;
+  if (config.auto_consolidate === false && (env === undefined || env === '')) return undefined;
+  const fromConfig = config.auto_consolidate === false ? {} : (config.auto_consolidate ?? {});
+  const settings = {
+    threshold: fromConfig.threshold ?? defaults.threshold,
+    intervalMinutes: fromConfig.interval_minutes ?? defaults.intervalMinutes,
+  };
+  if (env === undefined || env === '') return settings;
+  if (!/^[1-9]\d*$/.test(env)) {
+    throw new EngramError('PARAM_ERROR', `Invalid ENGRAM_AUTO_CONSOLIDATE '${env}'`, {
+      hint: 'Expected off, or the STM item count that triggers consolidation (a whole number >= 1)',
+    });
+  }
+  return { ...settings, threshold: Number(env) };
 }

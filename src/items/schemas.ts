@@ -51,6 +51,8 @@ export const itemFieldsSchema = z.strictObject({
 export const putInputSchema = itemFieldsSchema.extend({
   id: itemIdSchema.optional(),
   if_version: z.number().int().min(0).optional(),
+  /** Fold a new item into its closest near-duplicate in the scope instead of storing it beside it. */
+  merge_similar: z.boolean().optional(),
 });
 
 export type PutInput = z.input<typeof putInputSchema>;

@@ -79,28 +79,63 @@ function promotionReasons(item: MemoryItem): PromotionReason[] {
   return reasons;
 }
 
+/** The features clustering compares: tag set and word set (every word, not a query's first 32). */
+export function similarityFeatures(item: Pick<MemoryItem, 'tags' | 'title' | 'content'>): Features {
+  return { tags: new Set(item.tags), words: new Set(queryTerms(`${item.title} ${item.content}`, undefined, Infinity)) };
+}
+
+export interface Features {
+  tags: ReadonlySet<string>;
+  words: ReadonlySet<string>;
+}
+
+/** Word Jaccard, the content similarity used by consolidation and near-duplicate reporting. */
+export function contentSimilarity(a: Features, b: Features): number {
+  return jaccard(a.words, b.words);
+}
+
+function alike(a: Features, b: Features): boolean {
+  return jaccard(a.tags, b.tags) >= TAG_SIMILARITY && jaccard(a.words, b.words) >= CONTENT_SIMILARITY;
+}
+
+/**
+ * Complete-link clusters of two or more, oldest item first. A cluster can only take an item that
+ * shares a word with its first member (word Jaccard would be 0 otherwise), so clusters are looked
+ * up through their first member's words instead of scanned: same result, near-linear time.
+ */
 export function clusterItems(items: readonly MemoryItem[]): MemoryItem[][] {
   const groups = new Map<string, MemoryItem[]>();
   for (const item of [...items].sort(byAge)) {
     const key = JSON.stringify([item.scope, item.type, sourceOf(item)]);
-    groups.set(key, [...(groups.get(key) ?? []), item]);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
   }
   const clusters: MemoryItem[][] = [];
   for (const group of groups.values()) {
-    const features = new Map(group.map((i) => [i.id, { tags: new Set(i.tags), words: new Set(queryTerms(`${i.title} ${i.content}`)) }]));
-    const local: MemoryItem[][] = [];
+    const local: { members: MemoryItem[]; features: Features[] }[] = [];
+    const byWord = new Map<string, number[]>();
+    const wordless: number[] = [];
     for (const item of group) {
-      const f = features.get(item.id);
-      const home = local.find((cluster) =>
-        cluster.every((other) => {
-          const g = features.get(other.id);
-          return f && g && jaccard(f.tags, g.tags) >= TAG_SIMILARITY && jaccard(f.words, g.words) >= CONTENT_SIMILARITY;
-        }),
-      );
-      if (home) home.push(item);
-      else local.push([item]);
+      const f = similarityFeatures(item);
+      const candidates = f.words.size === 0
+        ? wordless
+        : [...new Set([...f.words].flatMap((w) => byWord.get(w) ?? []))].sort((a, b) => a - b);
+      const home = candidates.map((i) => local[i]).find((c) => c?.features.every((g) => alike(f, g)));
+      if (home) {
+        home.members.push(item);
+        home.features.push(f);
+        continue;
+      }
+      const index = local.push({ members: [item], features: [f] }) - 1;
+      if (f.words.size === 0) wordless.push(index);
+      for (const word of f.words) {
+        const list = byWord.get(word);
+        if (list) list.push(index);
+        else byWord.set(word, [index]);
+      }
     }
-    clusters.push(...local);
+    clusters.push(...local.map((c) => c.members));
   }
   return clusters.filter((c) => c.length >= 2);
 }
@@ -237,7 +272,9 @@ export function consolidationCandidates(store: Store, now: Date, scope?: string)
   const bySource = new Map<string, MemoryItem[]>();
   for (const item of [...stm].sort(byAge)) {
     const key = JSON.stringify([item.scope, sourceOf(item)]);
-    bySource.set(key, [...(bySource.get(key) ?? []), item]);
+    const group = bySource.get(key);
+    if (group) group.push(item);
+    else bySource.set(key, [item]);
   }
   const extract: CandidateGroup[] = [];
   for (const members of bySource.values()) {

@@ -28,8 +28,11 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
-/** The searchable words of `text`: NFKC-normalised, lowercase, CJK runs segmented. */
-export function queryTerms(text: string, segment?: FtsQueryOptions['segment']): string[] {
+/**
+ * The searchable words of `text`: NFKC-normalised, lowercase, CJK runs segmented, stopwords
+ * dropped, at most `limit` (a query's {@link MAX_TERMS} unless told).
+ */
+export function queryTerms(text: string, segment?: FtsQueryOptions['segment'], limit = MAX_TERMS): string[] {
   const clean = text.normalize('NFKC').replace(INVISIBLE, ' ').toLowerCase();
   const words: string[] = [];
   for (const [word] of clean.matchAll(WORD)) {
@@ -46,7 +49,7 @@ export function queryTerms(text: string, segment?: FtsQueryOptions['segment']): 
   const unique = [...new Set(words.map((w) => w.slice(0, MAX_TERM_LENGTH)))];
   const meaningful = unique.filter((w) => !STOPWORDS.has(w));
   // A query made only of stopwords ("to be or not to be") still searches for them.
-  return (meaningful.length > 0 ? meaningful : unique).slice(0, MAX_TERMS);
+  return (meaningful.length > 0 ? meaningful : unique).slice(0, limit);
 }
 
 function quote(term: string, prefix: boolean): string {

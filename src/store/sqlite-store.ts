@@ -209,6 +209,16 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       `SELECT 1 FROM corpus_chunks c JOIN corpus_hashes f ON f.id = c.file_id
        WHERE c.item_id = ? AND NOT (f.corpus_id = ? AND f.path = ?) LIMIT 1`,
     ),
+    countLive: db
+      .prepare('SELECT count(*) FROM memory_items WHERE tier = ? AND archived = 0 AND quarantined = 0')
+      .pluck(),
+    countLiveInScope: db
+      .prepare('SELECT count(*) FROM memory_items WHERE tier = ? AND scope = ? AND archived = 0 AND quarantined = 0')
+      .pluck(),
+    getMeta: db.prepare('SELECT value FROM schema_meta WHERE key = ?').pluck(),
+    setMeta: db.prepare(
+      'INSERT INTO schema_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ),
     touch: db.prepare('UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?'),
   };
 
@@ -463,6 +473,14 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
         return row === undefined ? undefined : rowToItem(row);
       }),
     reinforce: (id, at, weight) => guard(() => void statements.reinforce.run(at, weight, id)),
+    countLive: (tier, scope) =>
+      guard(() =>
+        (scope === undefined
+          ? statements.countLive.get(tier)
+          : statements.countLiveInScope.get(tier, scope)) as number,
+      ),
+    getMeta: (key) => guard(() => statements.getMeta.get(key) as string | undefined),
+    setMeta: (key, value) => guard(() => void statements.setMeta.run(key, value)),
     findByContentHash: (hash, scope) =>
       guard(() => {
         const row = statements.byContentHash.get(hash, scope) as ItemRow | undefined;

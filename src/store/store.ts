@@ -119,6 +119,11 @@ export interface Store {
   reinforce(id: string, at: string, weight: number): void;
   /** The newest live (non-archived) item with this content hash in this scope. */
   findByContentHash(hash: string, scope: string): MemoryItem | undefined;
+  /** Live (non-archived, non-quarantined) items in `tier`, in `scope` when given. */
+  countLive(tier: Tier, scope?: string): number;
+  /** A store-wide setting kept with the data (`schema_meta`), e.g. when auto-consolidation last ran. */
+  getMeta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
   /** Every item, oldest first (`created_at`, then id): the order of `export`. */
   iterateItems(): Iterable<MemoryItem>;
 

@@ -9,6 +9,7 @@ import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, TIER_VALUES, exampleText, intOption, listOption } from '../options.js';
 import { readStdinBytes } from '../read-input.js';
 import type { Runner } from '../runner.js';
+import { noteAutoConsolidation } from '../write-notes.js';
 
 export interface IngestFlags {
   chunkTokens?: number;
@@ -21,6 +22,7 @@ export interface IngestFlags {
   include?: string[];
   exclude?: string[];
   dryRun?: boolean;
+  auto?: boolean;
 }
 
 function megabytes(bytes: number): string {
@@ -29,7 +31,7 @@ function megabytes(bytes: number): string {
 
 /** Runs an ingest with a progress line; shared with `push --source`. */
 export async function runIngest(ctx: CliContext, sources: string[], flags: IngestFlags) {
-  const engram = await ctx.open({ write: flags.dryRun !== true });
+  const engram = await ctx.open({ write: flags.dryRun !== true, auto: flags.auto !== false });
   const report = await engram.ingest({
     sources,
     cwd: ctx.cwd,
@@ -52,6 +54,7 @@ export async function runIngest(ctx: CliContext, sources: string[], flags: Inges
           : `ingest ${p.files_done}/${p.files_total} files · ${megabytes(p.bytes)} · ${p.chunks} chunks · ${p.current}`,
       ),
   });
+  noteAutoConsolidation(ctx, report);
   return report;
 }
 
@@ -68,6 +71,7 @@ export function configure(command: Command, run: Runner): void {
     .addOption(listOption('--include <globs>', 'only files matching these globs (relative to each directory)'))
     .addOption(listOption('--exclude <globs>', 'skip files matching these globs'))
     .option('--dry-run', 'read, extract, chunk and check everything; write nothing')
+    .option('--no-auto', 'no automatic consolidation after this ingest (or ENGRAM_AUTO_CONSOLIDATE=off)')
     .addHelpText(
       'after',
       exampleText(

@@ -9,12 +9,14 @@ import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, exampleText, listOption } from '../options.js';
 import { readStdin } from '../read-input.js';
 import type { Runner } from '../runner.js';
+import { noteAutoConsolidation } from '../write-notes.js';
 
 interface PullFlags {
   tags?: string[];
   title?: string;
   type?: (typeof ITEM_TYPES)[number];
   scope?: string;
+  auto?: boolean;
 }
 
 export function configure(command: Command, run: Runner): void {
@@ -23,6 +25,7 @@ export function configure(command: Command, run: Runner): void {
     .option('--title <title>', 'title of a proposal that has none')
     .addOption(enumOption('--type <type>', 'type of a proposal that has none (default note)', ITEM_TYPES))
     .option('--scope <scope>', 'scope of a proposal that has none')
+    .option('--no-auto', 'no automatic consolidation after these writes (or ENGRAM_AUTO_CONSOLIDATE=off)')
     .addHelpText(
       'after',
       exampleText(
@@ -33,13 +36,14 @@ export function configure(command: Command, run: Runner): void {
     .action(
       run(async (ctx: CliContext, flags: PullFlags): Promise<CommandOutput> => {
         const text = await readStdin(ctx.stdin);
-        const engram = await ctx.open({ write: true });
+        const engram = await ctx.open({ write: true, auto: flags.auto !== false });
         const { tags, title, type, scope } = flags;
         const result = await engram.pull(text, { tags, title, type, scope });
         for (const entry of result.items) {
           if (entry.status === 'quarantined') ctx.warn(`proposal ${entry.index} quarantined (${(entry.rules ?? []).join(', ')})`);
           if (entry.status === 'rejected') ctx.warn(`proposal ${entry.index} rejected: ${entry.reason ?? ''}`);
         }
+        noteAutoConsolidation(ctx, result);
         const exitCode = result.rejected > 0 && result.stored + result.quarantined === 0 ? 1 : 0;
         return { kind: 'data', view: 'pull', data: { ...result }, exitCode };
       }),

@@ -16,6 +16,7 @@ import {
 } from '../options.js';
 import { readContent } from '../read-input.js';
 import type { Runner } from '../runner.js';
+import { noteAutoConsolidation, noteSimilar } from '../write-notes.js';
 
 interface PutFlags {
   id?: string;
@@ -41,6 +42,8 @@ interface PutFlags {
   secrecy?: (typeof SECRECY_TIERS)[number];
   expires?: string;
   ifVersion?: number;
+  mergeSimilar?: boolean;
+  auto?: boolean;
 }
 
 export function configure(command: Command, run: Runner): void {
@@ -73,7 +76,13 @@ export function configure(command: Command, run: Runner): void {
     .addOption(timeOption('--expires <when>', 'expiry', 'future'))
     .addOption(
       intOption('--if-version <n>', 'write only if the stored version is n (0: must not exist)'),
-    )
+    );
+  if (!update) {
+    command
+      .option('--merge-similar', 'fold a new item into its closest near-duplicate (word similarity >= 0.6) in the scope')
+      .option('--no-auto', 'no automatic consolidation after this write (or ENGRAM_AUTO_CONSOLIDATE=off)');
+  }
+  command
     .addHelpText(
       'after',
       update
@@ -128,6 +137,8 @@ function written(ctx: CliContext, result: PutResult): CommandOutput {
       `quarantined by policy (${rules}): stored, never injected, expires ${result.item.expires_at ?? 'never'}; keep it with \`engram verify ${result.item.id}\``,
     );
   }
+  noteSimilar(ctx, result);
+  noteAutoConsolidation(ctx, result);
   return { kind: 'data', view: 'put', data: { ...result } };
 }
 
@@ -145,8 +156,9 @@ async function putCommand(
     { content: flags.content, file: flags.file, dash: stdinArg === '-' },
     ctx,
   );
-  const engram = await ctx.open({ write: true });
-  return written(ctx, await engram.put({ content, id: flags.id, ...fieldsOf(flags) }));
+  const engram = await ctx.open({ write: true, auto: flags.auto !== false });
+  const input = { content, id: flags.id, merge_similar: flags.mergeSimilar, ...fieldsOf(flags) };
+  return written(ctx, await engram.put(input));
 }
 
 /** `engram update ID --field value…`: content only when --content or --file is given. */

@@ -4,6 +4,7 @@ import { MIGRATION_0002 } from './0002-fulltext.js';
 import { MIGRATION_0003 } from './0003-quarantine.js';
 import { MIGRATION_0004 } from './0004-corpus.js';
 import { MIGRATION_0005 } from './0005-dedup.js';
+import { MIGRATION_0006 } from './0006-live-tier.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -12,6 +13,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_0003,
   MIGRATION_0004,
   MIGRATION_0005,
+  MIGRATION_0006,
 ];
 
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,58 @@
+/**
+ * Near-duplicates on write (mem-context's dedup, text similarity for now): the full-text index
+ * finds a few candidates in the same scope, word Jaccard (the measure consolidation uses) scores
+ * them, and those at or above {@link NEAR_DUPLICATE_SIMILARITY} are reported. With
+ * `merge_similar` the write is folded into the closest one instead of stored beside it.
+ */
+import { buildFtsQuery } from '../search/fts-query.js';
+import type { Segmenter } from '../search/segment.js';
+import type { Store } from '../store/store.js';
+import type { MemoryItem } from '../types.js';
+import { contentSimilarity, similarityFeatures } from './consolidate.js';
+
+/** Word Jaccard at or above which a stored item is reported as a near-duplicate of a write. */
+export const NEAR_DUPLICATE_SIMILARITY = 0.6;
+/** How many full-text candidates are scored per write. */
+const CANDIDATES = 5;
+
+export interface SimilarItem {
+  id: string;
+  /** Word Jaccard with the written item, 0–1, rounded to 3 decimals. */
+  similarity: number;
+}
+
+/**
+ * Live, non-quarantined items of `item`'s scope whose words overlap it by at least the threshold,
+ * most similar first. Empty without a full-text index (a LIKE scan per write would cost too much).
+ */
+export function findSimilar(store: Store, item: MemoryItem, segment: Segmenter | undefined): SimilarItem[] {
+  if (!store.hasFullText()) return [];
+  const { match } = buildFtsQuery(`${item.title} ${item.content}`, { mode: 'any', segment });
+  if (match === undefined) return [];
+  const mine = similarityFeatures(item);
+  const filter = { scope: item.scope, archived: 'exclude', quarantined: 'exclude' } as const;
+  const score = (other: MemoryItem) => Math.round(contentSimilarity(mine, similarityFeatures(other)) * 1000) / 1000;
+  return store
+    .searchItems({ match }, filter, CANDIDATES)
+    .filter((hit) => hit.item.id !== item.id)
+    .map((hit) => ({ id: hit.item.id, similarity: score(hit.item) }))
+    .filter((s) => s.similarity >= NEAR_DUPLICATE_SIMILARITY)
+    .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * `incoming` folded into `target`, as consolidation merges: the longer content (and its title)
+ * wins, tags and entities are united, the higher confidence and weight are kept.
+ */
+export function mergeSimilar(target: MemoryItem, incoming: MemoryItem): MemoryItem {
+  const longer = incoming.content.length > target.content.length ? incoming : target;
+  return {
+    ...target,
+    title: longer.title || target.title || incoming.title,
+    content: longer.content,
+    tags: [...new Set([...target.tags, ...incoming.tags])],
+    entities: [...new Set([...target.entities, ...incoming.entities])],
+    confidence: Math.max(target.confidence, incoming.confidence),
+    weight: Math.max(target.weight, incoming.weight),
+  };
+}
