@@ -298,3 +298,36 @@ test('consolidate --candidates: STM older than 3 days to extract, MTM clusters o
   assert.ok(Array.isArray(run.json?.extract) && Array.isArray(run.json?.merge));
   assert.deepEqual((await engram.stats()).total, before.total, 'candidates write nothing');
 });
+
+test('clustering through prefix words gives exactly the clusters of the plain complete-link scan', async () => {
+  const { clusterItems, similarityFeatures, TAG_SIMILARITY, CONTENT_SIMILARITY }
+    = await import('../src/lifecycle/consolidate.js');
+  const { createItem } = await import('../src/items/build-item.js');
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const vocabulary = Array.from({ length: 40 }, (_, i) => `word${i}`);
+  const pick = () => vocabulary[Math.floor(random() ** 2 * 40)];
+  const items = Array.from({ length: 400 }, (_, i) => {
+    const words = Array.from({ length: 2 + Math.floor(random() * 8) }, pick);
+    const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+    return createItem(`MEM-${i.toString(16).padStart(12, '0')}`, { content: words.join(' '), tags: [`t${i % 3}`] }, at);
+  });
+  const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>) => {
+    const shared = [...a].filter((x) => b.has(x)).length;
+    return a.size + b.size === 0 ? 1 : shared / (a.size + b.size - shared);
+  };
+  const scan: (typeof items)[] = [];
+  for (const item of items) {
+    const f = similarityFeatures(item);
+    const home = scan.find((cluster) => cluster.every((other) => {
+      const g = similarityFeatures(other);
+      return jaccard(f.tags, g.tags) >= TAG_SIMILARITY && jaccard(f.words, g.words) >= CONTENT_SIMILARITY;
+    }));
+    if (home) home.push(item);
+    else scan.push([item]);
+  }
+  const expected = scan.filter((c) => c.length >= 2).map((c) => c.map((i) => i.id));
+  const actual = clusterItems(items).map((c) => c.map((i) => i.id));
+  assert.ok(expected.length > 20, 'the fixture forms many clusters');
+  assert.deepEqual(actual, expected);
+});

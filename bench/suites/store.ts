@@ -130,6 +130,8 @@ export async function storeSuite(sizes: readonly number[]): Promise<Row[]> {
         searchTimes.push(await timeMsAsync(() => engram.search({ query, k: 10 })));
         recallTimes.push(await timeMsAsync(() => engram.recall({ query })));
       }
+      // Every synthetic item is STM: the clustering pass `consolidate` (and the automatic trigger) runs.
+      const consolidateMs = await timeMsAsync(() => engram.consolidate({ dryRun: true }));
       const [cliQuery = ''] = queries(1);
       const cliSearch = cliTimes(dbPath, ['search', cliQuery], 15);
       const cliRecall = cliTimes(dbPath, ['recall', cliQuery], 15);
@@ -148,6 +150,7 @@ export async function storeSuite(sizes: readonly number[]): Promise<Row[]> {
         'search p95 ms': round(quantile(searchTimes, 0.95)),
         'recall p50 ms': round(quantile(recallTimes, 0.5)),
         'recall p95 ms': round(quantile(recallTimes, 0.95)),
+        'consolidate plan s': round(consolidateMs / 1000),
         'CLI search p50 ms': round(quantile(cliSearch, 0.5)),
         'CLI recall p50 ms': round(quantile(cliRecall, 0.5)),
         'rss MB': rssMb(),

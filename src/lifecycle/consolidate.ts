@@ -52,8 +52,9 @@ export interface ConsolidateOptions {
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 && b.size === 0) return 1;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let shared = 0;
-  for (const x of a) if (b.has(x)) shared++;
+  for (const x of small) if (large.has(x)) shared++;
   return shared / (a.size + b.size - shared);
 }
 
@@ -95,13 +96,27 @@ export function contentSimilarity(a: Features, b: Features): number {
 }
 
 function alike(a: Features, b: Features): boolean {
+  // Jaccard can never reach t when one set is more than 1/t times the other.
+  const [small, large] = a.words.size <= b.words.size ? [a.words.size, b.words.size] : [b.words.size, a.words.size];
+  if (small < CONTENT_SIMILARITY * large) return false;
   return jaccard(a.tags, b.tags) >= TAG_SIMILARITY && jaccard(a.words, b.words) >= CONTENT_SIMILARITY;
 }
 
 /**
- * Complete-link clusters of two or more, oldest item first. A cluster can only take an item that
- * shares a word with its first member (word Jaccard would be 0 otherwise), so clusters are looked
- * up through their first member's words instead of scanned: same result, near-linear time.
+ * The prefix filter of set-similarity joins: with every word set ordered rarest first (one order
+ * for the whole group), two sets with Jaccard ≥ t always share a word among their first
+ * `n - ceil(t·n) + 1` words. Only those words need indexing and probing.
+ */
+function prefixWords(words: ReadonlySet<string>, frequency: ReadonlyMap<string, number>): string[] {
+  const rarestFirst = [...words].sort((a, b) => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : 1));
+  return rarestFirst.slice(0, words.size - Math.ceil(CONTENT_SIMILARITY * words.size) + 1);
+}
+
+/**
+ * Complete-link clusters of two or more, oldest item first: an item joins the first cluster
+ * whose every member is alike. A cluster can only take an item similar to its first member, so
+ * clusters are found through their first member's prefix words instead of scanned — the same
+ * result as the scan, in near-linear time on real text.
  */
 export function clusterItems(items: readonly MemoryItem[]): MemoryItem[][] {
   const groups = new Map<string, MemoryItem[]>();
@@ -116,12 +131,32 @@ export function clusterItems(items: readonly MemoryItem[]): MemoryItem[][] {
     const local: { members: MemoryItem[]; features: Features[] }[] = [];
     const byWord = new Map<string, number[]>();
     const wordless: number[] = [];
-    for (const item of group) {
-      const f = similarityFeatures(item);
-      const candidates = f.words.size === 0
-        ? wordless
-        : [...new Set([...f.words].flatMap((w) => byWord.get(w) ?? []))].sort((a, b) => a - b);
-      const home = candidates.map((i) => local[i]).find((c) => c?.features.every((g) => alike(f, g)));
+    const features = group.map((item) => similarityFeatures(item));
+    const seen = new Int32Array(group.length);
+    const frequency = new Map<string, number>();
+    for (const f of features) for (const word of f.words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+    for (const [position, item] of group.entries()) {
+      const f = features[position] as Features;
+      const prefix = prefixWords(f.words, frequency);
+      // Each cluster once (marked with this item's position + 1), then in creation order.
+      const found: number[] = [];
+      for (const word of prefix) {
+        for (const c of byWord.get(word) ?? []) {
+          if (seen[c] !== position + 1) {
+            seen[c] = position + 1;
+            found.push(c);
+          }
+        }
+      }
+      const candidates = f.words.size === 0 ? wordless : Int32Array.from(found).sort();
+      let home: (typeof local)[number] | undefined;
+      for (const c of candidates) {
+        const cluster = local[c];
+        if (cluster?.features.every((g) => alike(f, g))) {
+          home = cluster;
+          break;
+        }
+      }
       if (home) {
         home.members.push(item);
         home.features.push(f);
@@ -129,7 +164,7 @@ export function clusterItems(items: readonly MemoryItem[]): MemoryItem[][] {
       }
       const index = local.push({ members: [item], features: [f] }) - 1;
       if (f.words.size === 0) wordless.push(index);
-      for (const word of f.words) {
+      for (const word of prefix) {
         const list = byWord.get(word);
         if (list) list.push(index);
         else byWord.set(word, [index]);

@@ -1,10 +1,11 @@
 /**
  * Near-duplicates on write (mem-context's dedup, text similarity for now): the full-text index
- * finds a few candidates in the same scope, word Jaccard (the measure consolidation uses) scores
- * them, and those at or above {@link NEAR_DUPLICATE_SIMILARITY} are reported. With
- * `merge_similar` the write is folded into the closest one instead of stored beside it.
+ * finds a few candidates in the same scope among the newest {@link SIMILAR_WINDOW} items, word
+ * Jaccard (the measure consolidation uses) scores them, and those at or above
+ * {@link NEAR_DUPLICATE_SIMILARITY} are reported. With `merge_similar` the write is folded into the
+ * closest one instead of stored beside it.
  */
-import { buildFtsQuery } from '../search/fts-query.js';
+import { buildFtsQuery, MAX_TERMS, queryTerms } from '../search/fts-query.js';
 import type { Segmenter } from '../search/segment.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
@@ -14,6 +15,19 @@ import { contentSimilarity, similarityFeatures } from './consolidate.js';
 export const NEAR_DUPLICATE_SIMILARITY = 0.6;
 /** How many full-text candidates are scored per write. */
 const CANDIDATES = 5;
+/** Near-duplicates are looked for among this many most recently created items. */
+export const SIMILAR_WINDOW = 10_000;
+
+/**
+ * The words to search for: an item sharing ≥ 60% of the words must contain at least one of any
+ * `n - ceil(0.6 n) + 1` of them, so only that many are asked for — the longest, which tend to be the
+ * rarest, keeping the OR query small.
+ */
+function probeTerms(words: readonly string[]): string[] {
+  const needed = words.length - Math.ceil(NEAR_DUPLICATE_SIMILARITY * words.length) + 1;
+  const longest = [...words].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  return longest.slice(0, Math.min(needed, MAX_TERMS));
+}
 
 export interface SimilarItem {
   id: string;
@@ -27,13 +41,14 @@ export interface SimilarItem {
  */
 export function findSimilar(store: Store, item: MemoryItem, segment: Segmenter | undefined): SimilarItem[] {
   if (!store.hasFullText()) return [];
-  const { match } = buildFtsQuery(`${item.title} ${item.content}`, { mode: 'any', segment });
+  const words = queryTerms(`${item.title} ${item.content}`, segment, Infinity);
+  const { match } = buildFtsQuery(probeTerms(words).join(' '), { mode: 'any', segment });
   if (match === undefined) return [];
   const mine = similarityFeatures(item);
   const filter = { scope: item.scope, archived: 'exclude', quarantined: 'exclude' } as const;
   const score = (other: MemoryItem) => Math.round(contentSimilarity(mine, similarityFeatures(other)) * 1000) / 1000;
   return store
-    .searchItems({ match }, filter, CANDIDATES)
+    .searchItems({ match, recent: SIMILAR_WINDOW }, filter, CANDIDATES)
     .filter((hit) => hit.item.id !== item.id)
     .map((hit) => ({ id: hit.item.id, similarity: score(hit.item) }))
     .filter((s) => s.similarity >= NEAR_DUPLICATE_SIMILARITY)

@@ -64,8 +64,11 @@ export interface IndexText {
   segmented: string;
 }
 
-/** A full-text query: an FTS5 MATCH expression, or substring terms for the LIKE fallback. */
-export type TextQuery = { match: string } | { like: readonly string[] };
+/**
+ * A full-text query: an FTS5 MATCH expression (over the `recent` most recently created items only,
+ * when given), or substring terms for the LIKE fallback.
+ */
+export type TextQuery = { match: string; recent?: number } | { like: readonly string[] };
 
 export interface ScoredItem {
   item: MemoryItem;
