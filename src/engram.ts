@@ -51,6 +51,10 @@ import {
   updateInputSchema,
   type SearchInput,
   searchInputSchema,
+  type PalaceInput,
+  palaceInputSchema,
+  type WorkspaceInput,
+  workspaceInputSchema,
 } from './items/schemas.js';
 import { evaluatePolicy, type PolicyOptions, type PolicySubject, type PolicyVerdict } from './policy/evaluate.js';
 import { type CleanupPlan, cleanup } from './lifecycle/cleanup.js';
@@ -69,7 +73,7 @@ import { type PackedRecall, packRecall, type RecallMode } from './recall/injecti
 import { explainHit, rankHits, type SearchStage, searchCascade } from './search/cascade.js';
 import type { SearchSort } from './search/rank.js';
 import type { DeleteCounts, Store } from './store/store.js';
-import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats } from './types.js';
+import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, Workspace } from './types.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
 import { loadedSegmenter, loadSegmenter } from './search/segment.js';
 import { newItemId } from './util/ids.js';
@@ -155,6 +159,11 @@ export interface PutResult {
   auto_consolidation?: AutoConsolidation;
 }
 
+export interface WriteOptions {
+  /** A privileged writer (MCP `memory_write`): the quarantine rules are skipped, never the reject rules. */
+  privileged?: boolean;
+}
+
 export interface ListResult {
   items: MemoryItem[];
   total: number;
@@ -233,6 +242,16 @@ export type { Suggestion } from './lifecycle/suggest.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
 export type { IngestInput, PullInput } from './items/schemas.js';
 
+export type { PalaceInput, WorkspaceInput } from './items/schemas.js';
+
+/** One level of the palace: counts of the next level down, or (with a tag) the items there. */
+export interface PalaceResult {
+  path: { scope: string | null; tier: string | null; type: string | null; tag: string | null };
+  level: 'tier' | 'type' | 'tag' | 'items';
+  counts?: Record<string, number>;
+  items?: { id: string; title: string; tier: string; type: string; tags: string[]; updated_at: string }[];
+}
+
 export interface LinkResult {
   created: boolean;
   link: MemoryLink;
@@ -242,7 +261,7 @@ export interface LinkResult {
 export interface Engram {
   readonly path: string;
   /** Creates or updates an item (memtool's three modes: by id, by logical key, or new). */
-  put(input: PutInput): Promise<PutResult>;
+  put(input: PutInput, options?: WriteOptions): Promise<PutResult>;
   /**
    * One item by id, or the newest non-archived item at a logical key — the exact address `put`
    * writes to (a task or step left out means "none", as in `put`).
@@ -257,6 +276,11 @@ export interface Engram {
   ): Promise<IngestReport & AutoConsolidated>;
   /** Stores the memory proposals found in an LLM's answer; each one is admitted by the policy. */
   pull(text: string, defaults?: PullInput): Promise<PullResult & AutoConsolidated>;
+  /**
+   * An agent's proposals (KOAS `memory_propose`): like `pull`, but each proposal must say where it
+   * comes from (`provenance_hint`), or it is quarantined.
+   */
+  propose(proposals: readonly unknown[], defaults?: PullInput): Promise<PullResult & AutoConsolidated>;
   list(filter?: ListInput): Promise<ListResult>;
   /**
    * Full-text search: BM25 over title, tags, entities and content (CJK segmented), any of the
@@ -299,6 +323,16 @@ export interface Engram {
   delete(id: string, options?: { hard?: boolean }): Promise<DeleteResult>;
   link(input: { src_id: string; dst_id: string; type: LinkType }): Promise<LinkResult>;
   stats(): Promise<StoreStats>;
+  /** Named workspaces, `default` first among equals (sorted by name). */
+  workspaces(): Promise<Workspace[]>;
+  /** Creates or updates a workspace; `default` is protected. */
+  registerWorkspace(input: WorkspaceInput): Promise<{ created: boolean; workspace: Workspace }>;
+  /** Removes a workspace (never `default`); its items stay. */
+  removeWorkspace(name: string): Promise<{ removed: Workspace }>;
+  /** The workspace called `name`; NOT_FOUND for an unknown one. */
+  resolveWorkspace(name: string): Promise<Workspace>;
+  /** Browses live items: tiers, then types in a tier, then tags in a type, then the items with a tag. */
+  palace(input?: PalaceInput): Promise<PalaceResult>;
   /** Rebuilds the full-text index from the items (derived data); returns how many were indexed. */
   reindex(options?: { onProgress?: (done: number, total: number) => void }): Promise<ReindexResult>;
   /** Schema version, full-text availability, index/item agreement and SQLite's integrity check. */
@@ -317,6 +351,8 @@ export interface Engram {
 }
 
 const DEFAULT_LIST_LIMIT = 50;
+/** The protected workspace every store has (scope `project`). */
+export const DEFAULT_WORKSPACE = 'default';
 /** `engram review` lists items expiring within this many hours. */
 const DEFAULT_REVIEW_HOURS = 24;
 const DEFAULT_SEARCH_K = 10;
@@ -373,7 +409,19 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
   const requireItem = (id: string): MemoryItem => requireStoredItem(store, id);
 
-  async function write(input: PutInput, operation: WriteOperation): Promise<PutResult> {
+  const requireWorkspace = (name: string): Workspace => {
+    const workspace = store.getWorkspace(name);
+    if (workspace === undefined) {
+      const known = store.listWorkspaces().map((w) => w.name).join(', ');
+      throw new EngramError('NOT_FOUND', `Unknown workspace: ${name}`, {
+        hint: `Known workspaces: ${known}. Register one with \`engram workspace add\`.`,
+        details: { workspace: name },
+      });
+    }
+    return workspace;
+  };
+
+  async function write(input: PutInput, operation: WriteOperation, privileged = false): Promise<PutResult> {
     const parsed = parseInput(putInputSchema, input);
     const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, ...fields } = parsed;
     if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
@@ -412,7 +460,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           },
         );
       }
-      const context = { operation, actor, now: at };
+      const context = { operation, actor, now: at, privileged };
       if (existing === undefined) {
         const { item, policy } = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
         // Dedup on write (mem-context): the same content in the same scope reinforces the item.
@@ -491,8 +539,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   return {
     path: store.path,
 
-    put: async (input) => {
-      const result = await write(input, 'put');
+    put: async (input, { privileged = false } = {}) => {
+      const result = await write(input, 'put', privileged);
       return result.action === 'created' ? withAuto(result, result.item.id) : result;
     },
 
@@ -515,7 +563,24 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
     async pull(text, input = {}) {
       // Proposal fields are validated by put's schema: a bad type or tier is that proposal's PARAM_ERROR.
-      const result = await pullProposals(text, parseInput(pullInputSchema, input), (proposal) => write(proposal as PutInput, 'pull'));
+      const defaults = parseInput(pullInputSchema, input);
+      const result = await pullProposals(text, defaults, (proposal) => write(proposal as PutInput, 'pull'));
+      return result.stored + result.quarantined > 0 ? withAuto(result) : result;
+    },
+
+    async propose(proposals, input = {}) {
+      const defaults = parseInput(pullInputSchema, input);
+      const bad = proposals.findIndex((p) => {
+        const content = typeof p === 'object' && p !== null ? (p as { content?: unknown }).content : undefined;
+        return typeof content !== 'string' || content.trim() === '';
+      });
+      if (proposals.length === 0 || bad >= 0) {
+        throw new EngramError('PARAM_ERROR', proposals.length === 0 ? 'No proposals given' : `Proposal ${bad + 1} has no content`, {
+          hint: 'Give a JSON array of {"title", "content", "type", "tags", "provenance_hint"} objects.',
+        });
+      }
+      const write1 = (proposal: Record<string, unknown>) => write(proposal as PutInput, 'propose');
+      const result = await pullProposals(JSON.stringify(proposals), defaults, write1, 'propose');
       return result.stored + result.quarantined > 0 ? withAuto(result) : result;
     },
 
@@ -681,6 +746,67 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
     async stats() {
       return store.stats();
+    },
+
+    async workspaces() {
+      return store.listWorkspaces();
+    },
+
+    async registerWorkspace(input) {
+      const parsed = parseInput(workspaceInputSchema, input);
+      if (parsed.name === DEFAULT_WORKSPACE) {
+        throw new EngramError('PARAM_ERROR', 'The default workspace is protected', {
+          hint: 'Register a workspace under another name.',
+        });
+      }
+      return store.transaction(() => {
+        const at = now();
+        const existing = store.getWorkspace(parsed.name);
+        const workspace: Workspace = {
+          name: parsed.name,
+          scope: parsed.scope ?? existing?.scope ?? parsed.name,
+          corpus_id: parsed.corpus_id ?? existing?.corpus_id ?? '',
+          description: parsed.description ?? existing?.description ?? '',
+          created_at: existing?.created_at ?? at,
+          updated_at: at,
+        };
+        const created = store.putWorkspace(workspace);
+        store.addEvent({ item_id: null, action: 'workspace', actor, at, details: { ...workspace, created } });
+        return { created, workspace };
+      });
+    },
+
+    async removeWorkspace(name) {
+      if (name === DEFAULT_WORKSPACE) {
+        throw new EngramError('PARAM_ERROR', 'The default workspace is protected', {
+          hint: 'Only workspaces you registered can be removed.',
+        });
+      }
+      return store.transaction(() => {
+        const removed = requireWorkspace(name);
+        store.removeWorkspace(name);
+        store.addEvent({ item_id: null, action: 'workspace_remove', actor, at: now(), details: { name } });
+        return { removed };
+      });
+    },
+
+    async resolveWorkspace(name) {
+      return requireWorkspace(name);
+    },
+
+    async palace(input = {}) {
+      const { scope, tier, type, tag, limit = DEFAULT_LIST_LIMIT } = parseInput(palaceInputSchema, input);
+      const path = { scope: scope ?? null, tier: tier ?? null, type: type ?? null, tag: tag ?? null };
+      const filter = { archived: 'exclude', scope, tier, type } as const;
+      if (tag !== undefined) {
+        const { items } = store.listItems({ ...filter, tags: [tag], limit });
+        const entries = items.map((i) => ({
+          id: i.id, title: i.title, tier: i.tier, type: i.type, tags: i.tags, updated_at: i.updated_at,
+        }));
+        return { path, level: 'items', items: entries };
+      }
+      const level = tier === undefined ? 'tier' : type === undefined ? 'type' : 'tag';
+      return { path, level, counts: store.countGroups(level, filter) };
     },
 
     async reindex({ onProgress } = {}) {

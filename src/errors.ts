@@ -12,7 +12,8 @@ export type ErrorCode
     | 'PARAM_ERROR'
     | 'NOT_FOUND'
     | 'DB_ERROR'
-    | 'DB_BUSY';
+    | 'DB_BUSY'
+    | 'RATE_LIMITED';
 
 /**
  * Exit code per error code (memtool's table). `Record<ErrorCode, …>` makes the compiler reject a
@@ -30,10 +31,11 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4>> = Object.fre
   NOT_FOUND: 3,
   DB_ERROR: 4,
   DB_BUSY: 4,
+  RATE_LIMITED: 1,
 });
 
 /** Codes a caller may retry after a short delay. */
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['DB_BUSY']);
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['DB_BUSY', 'RATE_LIMITED']);
 
 export interface EngramErrorOptions {
   /** One line telling the user what to do next. */

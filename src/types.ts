@@ -112,6 +112,16 @@ export interface MemoryEvent {
   details: Record<string, unknown>;
 }
 
+/** A named workspace (KOAS): where `workspace=NAME` reads and writes. */
+export interface Workspace {
+  name: string;
+  scope: string;
+  corpus_id: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface StoreStats {
   path: string;
   schema_version: number;

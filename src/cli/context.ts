@@ -3,6 +3,7 @@
  */
 
 import type { Engram } from '../engram.js';
+import type { Secrecy } from '../types.js';
 
 /** A text renderer name known to `output.ts`. */
 export type View
@@ -27,7 +28,8 @@ export type View
     | 'cleanup'
     | 'suggest'
     | 'consolidate'
-    | 'candidates';
+    | 'candidates'
+    | 'workspaces';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`
@@ -39,12 +41,26 @@ export type CommandOutput
     | { kind: 'block'; text: string; data: Record<string, unknown> }
     | { kind: 'lines'; lines: AsyncIterable<string> };
 
+export interface OpenOptions {
+  write?: boolean;
+  /** False (`--no-auto`) turns automatic consolidation off for this run. */
+  auto?: boolean;
+  /** Tokenizer preset of a store created now (`serve --fts-tokenizer`). */
+  ftsTokenizer?: string;
+  /** Output redaction tier, over ENGRAM_SECRECY (`serve --secrecy`). */
+  secrecy?: Secrecy;
+}
+
 export interface CliContext {
   /**
    * Opens the store found by discovery; `write` creates a missing user store; `auto: false`
    * (`--no-auto`) turns automatic consolidation off for this run.
    */
-  open(options?: { write?: boolean; auto?: boolean }): Promise<Engram>;
+  open(options?: OpenOptions): Promise<Engram>;
+  /** `-v` / `--verbose` was given. */
+  verbose: boolean;
+  /** The store path discovery picks (`--db`, ENGRAM_DB, nearest .engram/, user store), opened or not. */
+  storePath(): string;
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };

@@ -197,6 +197,13 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
     const summary = `${d.dry_run ? 'dry run: ' : ''}${t.files} files: ${t.ingested} ingested, ${t.unchanged} unchanged, ${t.skipped} skipped, ${t.failed} failed; ${t.chunks} chunks, ${t.bytes} bytes`;
     return [...lines, p.bold(summary)].join('\n');
   },
+  workspaces: (d, p) => {
+    const rows = d.workspaces as { name: string; scope: string; corpus_id: string; description: string }[];
+    const verb = d.removed ? 'removed ' : d.created === true ? 'created ' : d.created === false ? 'updated ' : '';
+    return rows
+      .map((w) => `${verb}${p.bold(w.name)}  scope=${w.scope}${w.corpus_id ? ` corpus=${w.corpus_id}` : ''}${w.description ? `  ${p.dim(w.description)}` : ''}`)
+      .join('\n');
+  },
   pull: (d, p) => {
     const items = d.items as { index: number; status: string; id?: string; title: string; reason?: string }[];
     return [

@@ -5,7 +5,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { CONFIG_FILE, discoverStore, STORE_DIR } from '../config/discover-store.js';
 import type { Engram } from '../engram.js';
@@ -193,7 +193,9 @@ export async function runCli(io: CliIo): Promise<number> {
           warn: (message) => output.warn(message),
           info: (message) => output.info(message),
           progress: (message) => output.progress(message),
-          async open({ write = false, auto = true } = {}) {
+          verbose,
+          storePath: () => resolve(io.cwd, locate().path),
+          async open({ write = false, auto = true, ftsTokenizer, secrecy } = {}) {
             const location = locate();
             let path = location.path;
             if (!location.exists && location.source === 'user') {
@@ -221,7 +223,8 @@ export async function runCli(io: CliIo): Promise<number> {
               path,
               session: globals.session ?? io.env.ENGRAM_SESSION ?? null,
               fullText: io.env.ENGRAM_FTS !== 'off',
-              secrecy: secrecyFromEnv(io.env.ENGRAM_SECRECY),
+              secrecy: secrecy ?? secrecyFromEnv(io.env.ENGRAM_SECRECY),
+              ftsTokenizer,
               autoConsolidate,
             });
             opened.push(engram);

@@ -36,6 +36,7 @@ export async function pullProposals(
   text: string,
   defaults: Omit<PullInput, 'type'> & { type?: string },
   write: (input: Record<string, unknown>) => Promise<{ item: MemoryItem; policy: PolicyVerdict }>,
+  origin: 'pull' | 'propose' = 'pull',
 ): Promise<PullResult> {
   if (text.trim() === '') {
     throw new EngramError('EMPTY_INPUT', 'Nothing to pull: the input is empty', {
@@ -55,7 +56,8 @@ export async function pullProposals(
         type: proposal.type ?? defaults.type,
         scope: proposal.scope ?? defaults.scope,
         tags: [...(proposal.tags ?? []), ...(defaults.tags ?? [])],
-        provenance: { source: 'pull', format, proposal: index, ...proposal.provenance },
+        // A proposal's provenance is its own: the policy quarantines one that gives none.
+        provenance: origin === 'pull' ? { source: 'pull', format, proposal: index, ...proposal.provenance } : proposal.provenance,
       });
       const rules = policy.matches.map((m) => m.rule);
       const status = item.quarantined ? 'quarantined' : 'stored';

@@ -218,3 +218,26 @@ export const pullInputSchema = z.strictObject({
 });
 
 export type PullInput = z.input<typeof pullInputSchema>;
+
+/** `workspace add` / `memory_workspace_register`: a name and where it points (scope defaults to the name). */
+export const workspaceInputSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { message: 'must be 1-64 letters, digits, dots, dashes or underscores' }),
+  scope: text.min(1).optional(),
+  corpus_id: text.optional(),
+  description: text.optional(),
+});
+
+export type WorkspaceInput = z.input<typeof workspaceInputSchema>;
+
+/** The palace (KOAS): browse live items by workspace → tier → type → tag. */
+export const palaceInputSchema = z.strictObject({
+  scope: text.min(1).optional(),
+  tier: tier.optional(),
+  type: z.enum(ITEM_TYPES).optional(),
+  tag: z.string().max(200).optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+});
+
+export type PalaceInput = z.input<typeof palaceInputSchema>;

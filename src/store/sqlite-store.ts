@@ -12,6 +12,7 @@ import type {
   MemoryLink,
   Revision,
   StoreStats,
+  Workspace,
 } from '../types.js';
 import { readSchemaVersion } from './migrate.js';
 import { openDatabase, type SqliteDatabase, type SqliteOptions } from './open-database.js';
@@ -215,6 +216,14 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     countLiveInScope: db
       .prepare('SELECT count(*) FROM memory_items WHERE tier = ? AND scope = ? AND archived = 0 AND quarantined = 0')
       .pluck(),
+    listWorkspaces: db.prepare('SELECT * FROM workspaces ORDER BY name'),
+    getWorkspace: db.prepare('SELECT * FROM workspaces WHERE name = ?'),
+    putWorkspace: db.prepare(
+      `INSERT INTO workspaces (name, scope, corpus_id, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(name) DO UPDATE SET scope = excluded.scope, corpus_id = excluded.corpus_id,
+       description = excluded.description, updated_at = excluded.updated_at`,
+    ),
+    removeWorkspace: db.prepare('DELETE FROM workspaces WHERE name = ?'),
     getMeta: db.prepare('SELECT value FROM schema_meta WHERE key = ?').pluck(),
     setMeta: db.prepare(
       'INSERT INTO schema_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
@@ -486,6 +495,25 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
           ? statements.countLive.get(tier)
           : statements.countLiveInScope.get(tier, scope)) as number,
       ),
+    countGroups: (group, filter) =>
+      guard(() => {
+        const query = listQuery(filter, false);
+        const from = group === 'tag' ? `${query.from} JOIN memory_tags g ON g.item_id = i.id` : query.from;
+        const key = group === 'tag' ? 'g.tag' : `i.${group}`;
+        const rows = db
+          .prepare(`SELECT ${key} AS k, count(*) AS n FROM ${from} ${query.where} GROUP BY k ORDER BY k`)
+          .all(...query.params) as { k: string; n: number }[];
+        return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+      }),
+    listWorkspaces: () => guard(() => statements.listWorkspaces.all() as Workspace[]),
+    getWorkspace: (name) => guard(() => statements.getWorkspace.get(name) as Workspace | undefined),
+    putWorkspace: (w) =>
+      guard(() => {
+        const existed = statements.getWorkspace.get(w.name) !== undefined;
+        statements.putWorkspace.run(w.name, w.scope, w.corpus_id, w.description, w.created_at, w.updated_at);
+        return !existed;
+      }),
+    removeWorkspace: (name) => guard(() => statements.removeWorkspace.run(name).changes === 1),
     getMeta: (key) => guard(() => statements.getMeta.get(key) as string | undefined),
     setMeta: (key, value) => guard(() => void statements.setMeta.run(key, value)),
     findByContentHash: (hash, scope) =>

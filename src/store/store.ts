@@ -13,6 +13,7 @@ import type {
   StoreStats,
   Tier,
   Validation,
+  Workspace,
 } from '../types.js';
 
 export type ArchivedFilter = 'exclude' | 'only' | 'include';
@@ -127,6 +128,14 @@ export interface Store {
   /** A store-wide setting kept with the data (`schema_meta`), e.g. when auto-consolidation last ran. */
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
+  /** Live items matching `filter`, counted per tier, type or tag (the palace's levels). */
+  countGroups(group: 'tier' | 'type' | 'tag', filter: ListFilter): Record<string, number>;
+  listWorkspaces(): Workspace[];
+  getWorkspace(name: string): Workspace | undefined;
+  /** Creates or replaces a workspace; returns true when it was new. */
+  putWorkspace(workspace: Workspace): boolean;
+  /** Returns false when there was no such workspace. */
+  removeWorkspace(name: string): boolean;
   /** Every item, oldest first (`created_at`, then id): the order of `export`. */
   iterateItems(): Iterable<MemoryItem>;
 

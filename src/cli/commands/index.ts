@@ -153,4 +153,19 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'Merge similar STM items into MTM (deterministic, no LLM) and promote MTM to LTM',
     load: () => import('./consolidate.js'),
   },
+  {
+    name: 'workspace',
+    summary: 'Named workspaces (name → scope, corpus) for the MCP tools: list, add, remove',
+    load: () => import('./workspace.js'),
+  },
+  {
+    name: 'serve',
+    summary: 'Run the MCP server: stdio (default) or Streamable HTTP (--http), every memory_* tool',
+    load: () => import('./serve.js'),
+  },
+  {
+    name: 'mcp',
+    summary: 'MCP client setup: `mcp config --client NAME` prints the configuration snippet',
+    load: () => import('./mcp.js'),
+  },
 ];

@@ -52,7 +52,7 @@ export function configure(command: Command, run: Runner): void {
     .action(run(recallCommand));
 }
 
-function budgetFromEnv(value: string | undefined): number | undefined {
+export function budgetFromEnv(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
   if (Number.isInteger(n) && n >= 1) return n;

@@ -1,0 +1,78 @@
+/**
+ * `engram serve`: the MCP server (KOAS flags). stdio by default — nothing but protocol on stdout —
+ * or Streamable HTTP with `--http`, on loopback unless `--host` says otherwise (then a token is
+ * required). Runs until stdin closes (stdio) or SIGINT/SIGTERM (HTTP).
+ */
+import type { Command } from 'commander';
+import { FTS_TOKENIZER_NAMES } from '../../config/fts-tokenizer.js';
+import { SECRECY_TIERS, type Secrecy } from '../../types.js';
+import type { CliContext, CommandOutput } from '../context.js';
+import { enumOption, exampleText, intOption } from '../options.js';
+import type { Runner } from '../runner.js';
+
+interface ServeFlags {
+  http?: boolean;
+  port?: number;
+  host: string;
+  token?: string;
+  ftsTokenizer?: string;
+  secrecy?: Secrecy;
+  injectBudget?: number;
+  rateLimit: boolean;
+}
+
+/** The default HTTP port. */
+export const DEFAULT_PORT = 8765;
+
+export function configure(command: Command, run: Runner): void {
+  command
+    .option('--http', 'serve Streamable HTTP on /mcp instead of stdio')
+    .addOption(intOption('--port <n>', `HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)`, 0))
+    .option('--host <address>', 'HTTP bind address; anything but loopback needs --token', '127.0.0.1')
+    .option('--token <secret>', 'bearer token every HTTP request must carry (or ENGRAM_HTTP_TOKEN)')
+    .addOption(enumOption('--fts-tokenizer <preset>', 'search tokenizer of a store created now', FTS_TOKENIZER_NAMES))
+    .addOption(enumOption('--secrecy <tier>', 'redact tool output: S0, S2 or S3 (default, ENGRAM_SECRECY)', SECRECY_TIERS))
+    .addOption(intOption('--inject-budget <tokens>', 'default memory_recall budget (default 1500, ENGRAM_BUDGET)', 1))
+    .option('--rate-limit', 'limit calls per session: 60/min, burst 1.5x, 10 proposals per turn (default)')
+    .option('--no-rate-limit', 'no rate limiting')
+    .addHelpText(
+      'after',
+      exampleText(
+        'engram serve',
+        'engram serve --http --port 8765',
+        'ENGRAM_HTTP_TOKEN=… engram serve --http --host 0.0.0.0',
+        'engram -v serve --db ~/notes/.engram/memory.db',
+      ),
+    )
+    .action(run(serveCommand));
+}
+
+async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<CommandOutput> {
+  const engram = await ctx.open({ write: true, ftsTokenizer: flags.ftsTokenizer, secrecy: flags.secrecy });
+  const [{ serveHttp, serveStdio }, { DEFAULT_LIMITS }, { DEFAULT_BUDGET }] = await Promise.all([
+    import('../../mcp/server.js'),
+    import('../../mcp/limiter.js'),
+    import('../../engram.js'),
+  ]);
+  const { budgetFromEnv } = await import('./recall.js');
+  const options = {
+    engram,
+    limits: { ...DEFAULT_LIMITS, enabled: flags.rateLimit },
+    budget: flags.injectBudget ?? budgetFromEnv(ctx.env.ENGRAM_BUDGET) ?? DEFAULT_BUDGET,
+    secrecy: flags.secrecy,
+    log: ctx.verbose ? (line: Record<string, unknown>) => process.stderr.write(`${JSON.stringify(line)}\n`) : undefined,
+  };
+  if (flags.http !== true) {
+    await serveStdio(options);
+    return { kind: 'lines', lines: (async function* () {})() };
+  }
+  const token = flags.token ?? (ctx.env.ENGRAM_HTTP_TOKEN || undefined);
+  const server = await serveHttp(options, { host: flags.host, port: flags.port ?? DEFAULT_PORT, token });
+  ctx.info(`serving MCP on ${server.url}${token ? ' (bearer token required)' : ''}; Ctrl-C stops`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return { kind: 'lines', lines: (async function* () {})() };
+}
