@@ -12,6 +12,8 @@ test('exit codes follow memtool: 1 general, 2 params, 3 not found, 4 database', 
     NOT_FOUND: 3,
     DB_ERROR: 4,
     DB_BUSY: 4,
+    RATE_LIMITED: 1,
+    UNAUTHORIZED: 1,
   });
 });
 
@@ -27,8 +29,9 @@ test('JSON form puts ok, error, message, hint first and never lets details overr
   assert.equal(error.exitCode, 3);
 });
 
-test('DB_BUSY says it is retryable; others do not', () => {
+test('DB_BUSY and RATE_LIMITED say they are retryable; others do not', () => {
   assert.equal(new EngramError('DB_BUSY', 'locked').toJSON().retryable, true);
+  assert.equal(new EngramError('RATE_LIMITED', 'slow down').toJSON().retryable, true);
   assert.equal(new EngramError('DB_ERROR', 'bad').toJSON().retryable, undefined);
 });
 

@@ -13,7 +13,8 @@ export type ErrorCode
     | 'NOT_FOUND'
     | 'DB_ERROR'
     | 'DB_BUSY'
-    | 'RATE_LIMITED';
+    | 'RATE_LIMITED'
+    | 'UNAUTHORIZED';
 
 /**
  * Exit code per error code (memtool's table). `Record<ErrorCode, …>` makes the compiler reject a
@@ -32,6 +33,7 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4>> = Object.fre
   DB_ERROR: 4,
   DB_BUSY: 4,
   RATE_LIMITED: 1,
+  UNAUTHORIZED: 1,
 });
 
 /** Codes a caller may retry after a short delay. */

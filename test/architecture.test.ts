@@ -66,12 +66,14 @@ test('dependencies point down: nothing imports the shells, features never import
   const lowest = new Set(['types', 'errors', 'util', 'version']);
   for (const file of files) {
     const from = area(file);
-    for (const { specifier } of importsOf(file)) {
+    for (const { specifier, lazy } of importsOf(file)) {
       const to = target(file, specifier);
       if (to === undefined) continue;
       const toArea = area(to);
       const where = `${relative(ROOT, file)} → ${specifier}`;
-      if (shells.has(toArea)) assert.equal(toArea, from, `${where}: only a shell imports itself`);
+      // `engram serve` is the one door from the CLI into the MCP shell, and it is opened lazily.
+      const serves = from === 'cli' && toArea === 'mcp' && lazy;
+      if (shells.has(toArea) && !serves) assert.equal(toArea, from, `${where}: only a shell imports itself`);
       if (toArea === 'engram')
         assert.ok(shells.has(from) || from === 'index', `${where}: only shells use the facade`);
       if (from === 'store')

@@ -71,8 +71,11 @@ async function callTool(state: Shared, sessionKey: string, name: string, rawArgs
     if (tool === undefined) {
       throw new EngramError('NOT_FOUND', `Unknown tool ${name}`, { hint: 'tools/list names every memory_* tool.' });
     }
+    // A call is a call, valid or not: the shared bucket is charged before validation. Session
+    // bridge tools are charged to their session_id, known only once the input is read.
+    if (tool.rateLimited && tool.bucket === undefined) state.limiter.take(sessionKey, name);
     const args = parseInput(tool.input, rawArgs ?? {}) as Record<string, unknown>;
-    if (tool.rateLimited) state.limiter.take(tool.bucket?.(args, context) ?? sessionKey, name);
+    if (tool.rateLimited && tool.bucket !== undefined) state.limiter.take(tool.bucket(args, context), name);
     const output = await tool.run(args, context);
     return {
       content: [{ type: 'text', text: output.text ?? JSON.stringify(output.structured) }],
@@ -193,7 +196,7 @@ export async function serveHttp(options: ServeOptions, http: HttpOptions): Promi
   const server: HttpServer = createHttpServer((request, response) => {
     void (async () => {
       if (!authorised(request, http.token)) {
-        reply(response, 401, new EngramError('PARAM_ERROR', 'Missing or wrong bearer token', {
+        reply(response, 401, new EngramError('UNAUTHORIZED', 'Missing or wrong bearer token', {
           hint: 'Send Authorization: Bearer TOKEN.',
         }), { 'www-authenticate': 'Bearer' });
         return;

@@ -18,7 +18,7 @@ interface ServeFlags {
   ftsTokenizer?: string;
   secrecy?: Secrecy;
   injectBudget?: number;
-  rateLimit: boolean;
+  rateLimit?: boolean;
 }
 
 /** The default HTTP port. */
@@ -57,7 +57,7 @@ async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<Command
   const { budgetFromEnv } = await import('./recall.js');
   const options = {
     engram,
-    limits: { ...DEFAULT_LIMITS, enabled: flags.rateLimit },
+    limits: { ...DEFAULT_LIMITS, enabled: flags.rateLimit !== false },
     budget: flags.injectBudget ?? budgetFromEnv(ctx.env.ENGRAM_BUDGET) ?? DEFAULT_BUDGET,
     secrecy: flags.secrecy,
     log: ctx.verbose ? (line: Record<string, unknown>) => process.stderr.write(`${JSON.stringify(line)}\n`) : undefined,
@@ -68,7 +68,7 @@ async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<Command
   }
   const token = flags.token ?? (ctx.env.ENGRAM_HTTP_TOKEN || undefined);
   const server = await serveHttp(options, { host: flags.host, port: flags.port ?? DEFAULT_PORT, token });
-  ctx.info(`serving MCP on ${server.url}${token ? ' (bearer token required)' : ''}; Ctrl-C stops`);
+  ctx.info(`serving MCP on ${server.url}; ${token ? 'bearer token required; ' : ''}Ctrl-C stops`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

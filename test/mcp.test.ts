@@ -1,0 +1,424 @@
+/**
+ * The MCP server driven through the official SDK client, as Claude Code or Cursor would: the real
+ * `engram serve` process over stdio and over Streamable HTTP, every tool with valid and invalid
+ * input, rate limits and the proposal cap, tokens, concurrency, and recall byte for byte.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { openEngram } from '../src/index.js';
+import { TOOLS } from '../src/mcp/tools.js';
+import { CLI, cli, policyCorpus, tempDir } from './helpers.js';
+
+interface ToolResult {
+  isError?: boolean;
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+}
+
+type Call = (name: string, args?: Record<string, unknown>) => Promise<ToolResult>;
+
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ENGRAM_')));
+  return { ...clean, ENGRAM_AUTO_CONSOLIDATE: 'off', ...extra } as NodeJS.ProcessEnv;
+}
+
+async function stdioClient(t: { after: (fn: () => Promise<void>) => void }, db: string, args: string[] = []) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'serve', '--db', db, ...args],
+    env: env() as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'engram-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  return client;
+}
+
+interface HttpServer {
+  url: string;
+  child: ChildProcess;
+  stderr: () => string;
+}
+
+/** Starts `engram serve --http --port 0` and waits for the URL it prints on stderr. */
+async function httpServer(t: { after: (fn: () => void) => void }, db: string, args: string[] = []) {
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', '--db', db, ...args], { env: env() });
+  t.after(() => child.kill('SIGTERM'));
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const found = /serving MCP on (\S+);/.exec(stderr);
+      if (found?.[1]) resolve(found[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  return { url, child, stderr: () => stderr } satisfies HttpServer;
+}
+
+async function httpClient(t: { after: (fn: () => Promise<void>) => void }, url: string, token?: string) {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } },
+  });
+  const client = new Client({ name: 'engram-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  return client;
+}
+
+function caller(client: Client): Call {
+  return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult;
+}
+
+function errorOf(result: ToolResult): Record<string, unknown> {
+  assert.equal(result.isError, true, `expected an error result, got ${JSON.stringify(result.structuredContent)}`);
+  return JSON.parse(result.content[0]?.text ?? '{}') as Record<string, unknown>;
+}
+
+function ok(result: ToolResult): Record<string, unknown> {
+  assert.notEqual(result.isError, true, result.content[0]?.text);
+  assert.ok(result.structuredContent, 'structured content');
+  return result.structuredContent;
+}
+
+/** Every tool once with valid input, each result checked against the store; returns the calls made. */
+async function everyTool(client: Client, db: string): Promise<void> {
+  // listTools first: the SDK client then checks every structured result against its output schema.
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS.map((t) => t.name).sort());
+  for (const tool of tools) {
+    assert.ok(tool.title && tool.description && tool.description.length > 40, `${tool.name} is described`);
+    assert.equal(tool.inputSchema.type, 'object');
+    assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an output schema`);
+    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint'] as const) {
+      assert.equal(typeof tool.annotations?.[hint], 'boolean', `${tool.name} ${hint}`);
+    }
+  }
+  const call = caller(client);
+  const store = await openEngram({ path: db });
+  try {
+    const registered = ok(await call('memory_workspace_register', { name: 'audit', scope: 'audit-2026', description: 'The audit' }));
+    assert.equal(registered.created, true);
+    const written = ok(await call('memory_write', {
+      content: 'We chose JWT for stateless auth in the gateway',
+      type: 'decision',
+      tags: 'auth,security',
+      workspace: 'audit',
+    }));
+    const id = (written.item as { id: string }).id;
+    assert.equal((await store.get({ id })).scope, 'audit-2026', 'written in the workspace scope');
+
+    const proposed = ok(await call('memory_propose', {
+      items: JSON.stringify([
+        { title: 'Session store', content: 'Sessions live in Redis with a 30 minute TTL', type: 'fact', tags: ['auth'], provenance_hint: { source_id: 'docs/auth.md', source_kind: 'doc' } },
+      ]),
+      workspace: 'audit',
+    }));
+    assert.equal(proposed.stored, 1);
+    const other = (proposed.items as { id: string }[])[0]?.id ?? '';
+    assert.equal((await store.get({ id: other })).provenance?.source_id, 'docs/auth.md');
+
+    const read = ok(await call('memory_read', { ids: [id, 'MEM-000000000000'] }));
+    assert.deepEqual([(read.items as { id: string }[]).map((i) => i.id), read.missing], [[id], ['MEM-000000000000']]);
+
+    const found = ok(await call('memory_search', { query: 'JWT auth', workspace: 'audit', k: 5 }));
+    assert.equal((found.items as { id: string }[])[0]?.id, id);
+
+    const recalled = await call('memory_recall', { query: 'stateless auth', workspace: 'audit' });
+    assert.match(recalled.content[0]?.text ?? '', new RegExp(`\\[${id} \\| decision`));
+    assert.equal(ok(recalled).inject_text, recalled.content[0]?.text);
+
+    const updated = ok(await call('memory_update', { id, fields: { tags: ['auth', 'jwt'], confidence: 0.9 } }));
+    assert.equal((updated.item as { version: number }).version, 2);
+    assert.deepEqual((await store.get({ id })).tags, ['auth', 'jwt']);
+
+    const linked = ok(await call('memory_link', { src_id: id, dst_id: other, type: 'related' }));
+    assert.equal(linked.created, true);
+    assert.equal((await store.links(id)).length, 1);
+
+    const review = ok(await call('memory_review', { within_hours: 48 }));
+    assert.ok(Array.isArray(review.quarantined) && Array.isArray(review.expiring));
+
+    assert.equal(ok(await call('memory_consolidate', { mode: 'dry_run', workspace: 'audit' })).dry_run, true);
+    const candidates = ok(await call('memory_consolidate', { mode: 'candidates' }));
+    assert.ok(Array.isArray(candidates.extract) && Array.isArray(candidates.merge));
+    assert.equal(ok(await call('memory_consolidate', {})).dry_run, false);
+
+    const stats = ok(await call('memory_stats', { workspace: 'audit' }));
+    assert.equal((stats.workspace as { scope: string }).scope, 'audit-2026');
+    assert.equal(stats.total, (await store.stats()).total);
+
+    const injected = ok(await call('memory_session_inject', { query: 'auth', session_id: 's1', system_context: 'You review code.' }));
+    assert.match(String(injected.augmented_context), /^You review code\.\n\n\[ENGRAM_MEMORY/);
+    const stored = ok(await call('memory_session_store', {
+      session_id: 's1',
+      response_text: 'Done.\n<memory title="Retry policy" type="decision" tags="http">HTTP calls retry 3 times with backoff</memory>',
+    }));
+    assert.equal(stored.proposals, 1);
+    assert.equal((await store.search({ query: 'retry backoff' })).count, 1);
+
+    assert.equal((ok(await call('memory_workspace_list')).workspaces as unknown[]).length, 2);
+    assert.equal(ok(await call('memory_palace_list', { workspace: 'audit' })).level, 'tier');
+    assert.equal(ok(await call('memory_palace_list', { workspace: 'audit', tier: 'stm' })).level, 'type');
+    const tags = ok(await call('memory_palace_list', { workspace: 'audit', tier: 'stm', type: 'decision' }));
+    assert.deepEqual(tags.counts, { auth: 1, jwt: 1 });
+    const items = ok(await call('memory_palace_list', { workspace: 'audit', tier: 'stm', type: 'decision', tag: 'jwt' }));
+    assert.deepEqual((items.items as { id: string }[]).map((i) => i.id), [id]);
+    const placed = ok(await call('memory_palace_get', { id }));
+    assert.equal((placed.location as { workspace: string }).workspace, 'audit');
+
+    const forgotten = ok(await call('memory_forget', { id: other }));
+    assert.equal(forgotten.action, 'forgotten');
+    assert.equal((await store.get({ id: other })).archived, true);
+    assert.equal((ok(await call('memory_workspace_remove', { name: 'audit' })).removed as { name: string }).name, 'audit');
+
+    const metrics = ok(await call('memory_metrics'));
+    assert.equal(metrics.total_calls, 23, 'every call counted');
+    const palace = ok(await call('memory_metrics', { tool_name: 'memory_palace_list' })).metrics as { call_count: number };
+    assert.equal(palace.call_count, 4);
+  } finally {
+    store.close();
+  }
+}
+
+/** Every tool with input it must refuse: an isError result with the CLI's error object. */
+async function everyToolRefuses(client: Client): Promise<void> {
+  const call = caller(client);
+  for (const tool of TOOLS) {
+    const error = errorOf(await call(tool.name, { no_such_field: 1 }));
+    assert.equal(error.ok, false);
+    assert.equal(error.error, 'PARAM_ERROR', `${tool.name}: ${JSON.stringify(error)}`);
+    assert.equal(typeof error.message, 'string');
+  }
+  const unknown = errorOf(await call('memory_fly'));
+  assert.equal(unknown.error, 'NOT_FOUND');
+  assert.equal(errorOf(await call('memory_search', { query: 'x', workspace: 'nowhere' })).error, 'NOT_FOUND');
+  assert.equal(errorOf(await call('memory_workspace_remove', { name: 'default' })).error, 'PARAM_ERROR');
+  assert.equal(errorOf(await call('memory_read', { ids: [] })).error, 'PARAM_ERROR');
+  assert.equal((await client.listTools()).tools.length, TOOLS.length, 'the server keeps serving');
+}
+
+test('stdio: every tool works on the store, refuses bad input, and nothing but protocol is on stdout', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const client = await stdioClient(t, db);
+  await everyTool(client, db);
+  await everyToolRefuses(client);
+  const prompt = await client.getPrompt({ name: 'memory_guide' });
+  assert.match(JSON.stringify(prompt.messages), /memory_recall/);
+  const resource = await client.readResource({ uri: 'engram://stats' });
+  const contents = resource.contents[0] as { text?: string } | undefined;
+  assert.equal(JSON.parse(String(contents?.text)).schema_version, 7);
+});
+
+test('HTTP: every tool works, refuses bad input; a rate limit answers RATE_LIMITED with retry_after_ms', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const server = await httpServer(t, db);
+  assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  const client = await httpClient(t, server.url);
+  await everyTool(client, db);
+  await everyToolRefuses(client);
+
+  // 60 calls a minute with a 1.5x burst: after 90 calls the bucket is empty.
+  const call = caller(client);
+  let limited: Record<string, unknown> | undefined;
+  for (let i = 0; i < 150 && limited === undefined; i++) {
+    const result = await call('memory_stats');
+    if (result.isError) limited = errorOf(result);
+  }
+  assert.equal(limited?.error, 'RATE_LIMITED');
+  assert.equal(limited?.retryable, true);
+  assert.ok(Number(limited?.retry_after_ms) > 0 && Number(limited?.retry_after_ms) <= 1000);
+  for (const tool of TOOLS.filter((x) => x.rateLimited && x.bucket === undefined)) {
+    assert.equal(errorOf(await call(tool.name, {})).error, 'RATE_LIMITED', tool.name);
+  }
+  const metrics = ok(await call('memory_metrics'));
+  assert.equal((metrics.rate_limiter as { enabled: boolean }).enabled, true, 'metrics are never limited');
+
+  // Another session has its own bucket.
+  const second = await httpClient(t, server.url);
+  assert.notEqual((await caller(second)('memory_stats')).isError, true);
+});
+
+test('the proposal cap resets at each memory_session_inject and per session', async (t) => {
+  const dir = tempDir(t);
+  const client = await stdioClient(t, join(dir, 'memory.db'));
+  const call = caller(client);
+  const proposals = (n: number, from = 0) =>
+    Array.from({ length: n }, (_, i) => ({
+      title: `Rule ${from + i}`,
+      content: `Service ${from + i} answers within ${from + i + 10} ms at p95`,
+      provenance_hint: { source_id: 'slo.md', source_kind: 'doc' },
+    }));
+  assert.equal(ok(await call('memory_propose', { items: proposals(10) })).stored, 10);
+  const capped = errorOf(await call('memory_propose', { items: proposals(1, 10) }));
+  assert.deepEqual([capped.error, capped.reason, capped.proposals_this_turn, capped.proposals_limit], ['RATE_LIMITED', 'proposals_per_turn', 10, 10]);
+
+  const turn = ok(await call('memory_session_inject', { query: 'latency', session_id: 'agent-1' }));
+  assert.equal(turn.turn, 2);
+  assert.equal(ok(await call('memory_propose', { items: proposals(10, 20) })).stored, 10, 'a new turn, a new cap');
+
+  const block = (n: number, from: number) =>
+    Array.from({ length: n }, (_, i) => `<memory title="Fact ${from + i}">Queue ${from + i} drains in ${i + 1} s</memory>`).join('\n');
+  assert.equal(ok(await call('memory_session_store', { session_id: 'agent-1', response_text: block(10, 0) })).stored, 10);
+  assert.equal(errorOf(await call('memory_session_store', { session_id: 'agent-1', response_text: block(1, 10) })).error, 'RATE_LIMITED');
+  assert.equal(ok(await call('memory_session_store', { session_id: 'agent-2', response_text: block(1, 20) })).stored, 1, 'per session');
+  await call('memory_session_inject', { query: 'queue', session_id: 'agent-1' });
+  assert.equal(ok(await call('memory_session_store', { session_id: 'agent-1', response_text: block(1, 30) })).stored, 1);
+
+  const long = errorOf(await call('memory_write', { content: 'x'.repeat(5001) }));
+  assert.equal(long.error, 'PARAM_ERROR');
+  assert.equal(long.max_content_length, 5000);
+});
+
+test('a secret through memory_propose or memory_write is rejected and never stored', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const client = await stdioClient(t, db);
+  const call = caller(client);
+  const secrets = policyCorpus('adversarial.jsonl').filter((c) => c.group === 'secret' && c.secret).slice(0, 12);
+  assert.ok(secrets.length >= 10);
+  for (const { text, secret } of secrets) {
+    const written = errorOf(await call('memory_write', { content: text }));
+    assert.equal(written.error, 'POLICY_REJECTED');
+    assert.ok(!JSON.stringify(written).includes(String(secret)), 'the error never echoes the secret');
+    const proposed = ok(await call('memory_propose', {
+      items: [{ title: 'ops', content: text, provenance_hint: { source_id: 'ops.md' } }],
+    }));
+    assert.deepEqual([proposed.stored, proposed.quarantined, proposed.rejected], [0, 0, 1]);
+    await call('memory_session_inject', { query: 'ops', session_id: 'x' });
+  }
+  await client.close();
+  const bytes = [db, `${db}-wal`].map((f) => (existsSync(f) ? readFileSync(f).toString('latin1') : '')).join('');
+  for (const { secret } of secrets) assert.ok(!bytes.includes(String(secret)), 'not in the database file');
+  const store = await openEngram({ path: db });
+  t.after(() => store.close());
+  assert.equal((await store.stats()).total, 0);
+});
+
+test('memory_recall returns the block of `engram recall`, byte for byte', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'a.db');
+  const seed = await openEngram({ path: db });
+  for (const [content, tags] of [
+    ['Deploys run from the release branch on Thursdays', ['deploy']],
+    ['The release branch is cut every second Monday', ['release', 'deploy']],
+    ['Rollbacks use the previous container image tag', ['deploy', 'ops']],
+    ['Le déploiement de production exige deux relectures', ['deploy', 'fr']],
+  ] as const) await seed.put({ content, tags: [...tags], type: 'decision' });
+  seed.close();
+  const copy = join(dir, 'b.db');
+  copyFileSync(db, copy);
+  const expected = cli(['recall', 'release deploy', '--db', copy, '--budget', '120']).stdout;
+  assert.match(expected, /^\[ENGRAM_MEMORY format_version=1/);
+  const client = await stdioClient(t, db);
+  const result = await caller(client)('memory_recall', { query: 'release deploy', budget_tokens: 120 });
+  assert.equal(result.content[0]?.text, expected);
+});
+
+test('a token-protected server answers 401 without the token and touches nothing', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const server = await httpServer(t, db, ['--token', 'correct-horse-battery']);
+  const files = () => [db, `${db}-wal`].map((f) => (existsSync(f) ? readFileSync(f) : Buffer.alloc(0)));
+  const before = files();
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  };
+  const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong-token-value' }, { Authorization: 'Basic Y29ycmVjdA==' }];
+  for (const headers of attempts) {
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(initialize),
+    });
+    assert.equal(response.status, 401);
+    assert.equal(((await response.json()) as { ok: boolean }).ok, false);
+  }
+  await assert.rejects(httpClient(t, server.url));
+  assert.deepEqual(files(), before, 'the store is untouched');
+  const client = await httpClient(t, server.url, 'correct-horse-battery');
+  assert.notEqual((await caller(client)('memory_stats')).isError, true);
+
+  const open = cli(['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--db', db]);
+  assert.equal(open.code, 2);
+  assert.match(String(open.error?.message), /without a token/);
+});
+
+test('20 concurrent HTTP clients × 200 mixed calls: no lost write, metrics count every call', { timeout: 180_000 }, async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const server = await httpServer(t, db, ['--no-rate-limit']);
+  const clients = await Promise.all(Array.from({ length: 20 }, () => httpClient(t, server.url)));
+  const written = await Promise.all(
+    clients.map(async (client, c) => {
+      const call = caller(client);
+      const ids: string[] = [];
+      for (let i = 0; i < 200; i++) {
+        const kind = i % 4;
+        if (kind === 0) {
+          const result = ok(await call('memory_write', { content: `Client ${c} note ${i}: shard ${c * 1000 + i} holds tenant ${i * 7 + c}` }));
+          ids.push((result.item as { id: string }).id);
+        } else if (kind === 1) {
+          ok(await call('memory_search', { query: `shard tenant ${i}` }));
+        } else if (kind === 2) {
+          ok(await call('memory_recall', { query: `client ${c} note` }));
+        } else {
+          ok(await call('memory_read', { ids: ids.slice(-3) }));
+        }
+      }
+      return ids;
+    }),
+  );
+  const ids = written.flat();
+  assert.equal(new Set(ids).size, 20 * 50);
+  const metrics = ok(await caller(clients[0] as Client)('memory_metrics'));
+  assert.equal(metrics.total_calls, 20 * 200);
+  assert.equal(metrics.total_errors, 0);
+  const tools = metrics.by_tool as { tool_name: string; call_count: number }[];
+  const byTool = Object.fromEntries(tools.map((m) => [m.tool_name, m.call_count]));
+  assert.deepEqual(byTool, { memory_read: 1000, memory_recall: 1000, memory_search: 1000, memory_write: 1000 });
+  assert.equal(server.child.exitCode, null, 'still running');
+  const store = await openEngram({ path: db });
+  t.after(() => store.close());
+  assert.equal((await store.list({ limit: 1 })).total, 1000);
+  for (const id of ids.slice(0, 50)) assert.match((await store.get({ id })).content, /^Client \d+ note \d+/);
+});
+
+test('CLI: workspace list|add|remove and mcp config for every client', (t) => {
+  const dir = tempDir(t);
+  assert.equal(cli(['init'], { cwd: dir }).code, 0);
+  const added = cli(['workspace', 'add', 'audit', '--scope', 'audit-2026', '--corpus', 'sias-v7'], { cwd: dir });
+  assert.equal(added.code, 0);
+  assert.deepEqual(added.json?.created, true);
+  const listed = cli(['workspace', 'list'], { cwd: dir }).json?.workspaces as { name: string; scope: string; corpus_id: string }[];
+  assert.deepEqual(listed.map((w) => [w.name, w.scope, w.corpus_id]), [['audit', 'audit-2026', 'sias-v7'], ['default', 'project', '']]);
+  assert.equal(cli(['workspace', 'add', 'bad name'], { cwd: dir }).code, 2);
+  const protectedOne = cli(['workspace', 'remove', 'default'], { cwd: dir });
+  assert.deepEqual([protectedOne.code, protectedOne.error?.error], [2, 'PARAM_ERROR']);
+  assert.equal(cli(['workspace', 'remove', 'nope'], { cwd: dir }).code, 3);
+  assert.equal(cli(['workspace', 'remove', 'audit'], { cwd: dir }).code, 0);
+
+  const db = join(dir, '.engram', 'memory.db');
+  for (const client of ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex']) {
+    const run = cli(['mcp', 'config', '--client', client], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(run.stdout.includes(JSON.stringify(CLI)), `${client}: absolute path of engram`);
+    assert.ok(run.stdout.includes(JSON.stringify(db)), `${client}: absolute path of the store`);
+    assert.ok(run.stdout.includes(JSON.stringify(process.execPath)), `${client}: absolute path of node`);
+    if (client !== 'codex') JSON.parse(run.stdout);
+  }
+  assert.match(cli(['mcp', 'config', '--client', 'codex'], { cwd: dir }).stdout, /^\[mcp_servers\.engram\]\ncommand = "/);
+  assert.equal(cli(['mcp', 'config', '--client', 'emacs'], { cwd: dir }).code, 2);
+});
