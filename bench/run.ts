@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
  * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes;
- * `BENCH_SUITES=policy,store` runs only those suites.
+ * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, store, ingest, scifact,
+ * locomo, mcp).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Row } from './stats.js';
 import { startupSuite } from './suites/startup.js';
 import { ingestSuite } from './suites/ingest.js';
+import { mcpSuite } from './suites/mcp.js';
 import { policySuite } from './suites/policy.js';
 import { locomoSuite, scifactSuite } from './suites/quality.js';
 import { storeSuite } from './suites/store.js';
@@ -46,6 +48,7 @@ const suites: Record<string, () => Row[] | Promise<Row[]>> = {
   ingest: () => ingestSuite(),
   scifact: () => scifactSuite(),
   locomo: () => locomoSuite(),
+  mcp: () => mcpSuite(),
 };
 const selected = (process.env.BENCH_SUITES ?? Object.keys(suites).join(',')).split(',');
 const results: Row[] = [];
