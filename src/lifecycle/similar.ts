@@ -1,7 +1,8 @@
 /**
  * Near-duplicates on write (mem-context's dedup, text similarity for now): the full-text index
- * finds a few candidates in the same scope among the newest {@link SIMILAR_WINDOW} items, word
- * Jaccard (the measure consolidation uses) scores them, and those at or above
+ * finds the newest {@link SIMILAR_CANDIDATES} items sharing a probe word (a bounded cost whatever
+ * the store's size), word Jaccard (the measure consolidation uses) scores those of the same
+ * scope, and those at or above
  * {@link NEAR_DUPLICATE_SIMILARITY} are reported. With `merge_similar` the write is folded into the
  * closest one instead of stored beside it.
  */
@@ -13,10 +14,10 @@ import { contentSimilarity, similarityFeatures } from './consolidate.js';
 
 /** Word Jaccard at or above which a stored item is reported as a near-duplicate of a write. */
 export const NEAR_DUPLICATE_SIMILARITY = 0.6;
-/** How many full-text candidates are scored per write. */
-const CANDIDATES = 5;
-/** Near-duplicates are looked for among this many most recently created items. */
-export const SIMILAR_WINDOW = 10_000;
+/** How many of the newest items sharing a probe word are compared per write. */
+export const SIMILAR_CANDIDATES = 20;
+/** How many near-duplicates are reported. */
+const REPORTED = 5;
 
 /**
  * The words to search for: an item sharing ≥ 60% of the words must contain at least one of any
@@ -45,14 +46,15 @@ export function findSimilar(store: Store, item: MemoryItem, segment: Segmenter |
   const { match } = buildFtsQuery(probeTerms(words).join(' '), { mode: 'any', segment });
   if (match === undefined) return [];
   const mine = similarityFeatures(item);
-  const filter = { scope: item.scope, archived: 'exclude', quarantined: 'exclude' } as const;
+
   const score = (other: MemoryItem) => Math.round(contentSimilarity(mine, similarityFeatures(other)) * 1000) / 1000;
   return store
-    .searchItems({ match, recent: SIMILAR_WINDOW }, filter, CANDIDATES)
-    .filter((hit) => hit.item.id !== item.id)
-    .map((hit) => ({ id: hit.item.id, similarity: score(hit.item) }))
+    .newestMatches(match, SIMILAR_CANDIDATES)
+    .filter((other) => other.id !== item.id && other.scope === item.scope && !other.archived && !other.quarantined)
+    .map((other) => ({ id: other.id, similarity: score(other) }))
     .filter((s) => s.similarity >= NEAR_DUPLICATE_SIMILARITY)
-    .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+    .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))
+    .slice(0, REPORTED);
 }
 
 /**

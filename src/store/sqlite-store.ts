@@ -280,17 +280,10 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
    * BM25 ranking on the FTS table alone (fast), then the item filters and fields on the best
    * rowids only; when the filters drop too many, it fetches a larger slice and tries again.
    */
-  const searchFullText = (
-    match: string,
-    where: ReturnType<typeof listQuery>,
-    limit: number,
-    recent = Number.MAX_SAFE_INTEGER,
-  ): ScoredItem[] => {
-    // Rowids grow with creation: a rowid bound keeps FTS5 to the newest rows' postings.
+  const searchFullText = (match: string, where: ReturnType<typeof listQuery>, limit: number): ScoredItem[] => {
     const ranked = prepare(
       `SELECT rowid AS rid, -bm25(memory_fts, ${BM25_WEIGHTS}) AS score FROM memory_fts
-       WHERE memory_fts MATCH ? AND rowid > (SELECT coalesce(max(rowid), 0) FROM memory_fts) - ?
-       ORDER BY score DESC LIMIT ?`,
+       WHERE memory_fts MATCH ? ORDER BY score DESC LIMIT ?`,
     );
     const filterSql = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
     // CROSS JOIN fixes the join order: the few ranked rowids drive the lookups. Left to itself the
@@ -300,7 +293,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
        ON i.rowid = ranked.value WHERE 1 ${filterSql}`,
     );
     for (let size = Math.max(limit * 2, 64); ; size *= 4) {
-      const top = ranked.all(match, recent, size) as { rid: number; score: number }[];
+      const top = ranked.all(match, size) as { rid: number; score: number }[];
       const rows = fetch.all(JSON.stringify(top.map((r) => r.rid)), ...where.params) as (ItemRow & { rid: number })[];
       if (rows.length >= limit || top.length < size) {
         const byRowid = new Map(rows.map((row) => [row.rid, row]));
@@ -379,6 +372,17 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
         return { items: rows.map(rowToItem), total };
       }),
     hasFullText: () => fullText,
+    newestMatches: (match, limit) =>
+      guard((): MemoryItem[] => {
+        if (fts === undefined) return [];
+        // Rowids grow with creation; FTS5 walks its postings newest first and stops at the limit.
+        const rows = prepare(
+          `SELECT ${ITEM_FIELDS} FROM memory_items i WHERE i.rowid IN
+             (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
+           ORDER BY i.rowid DESC`,
+        ).all(match, limit) as ItemRow[];
+        return rows.map(rowToItem);
+      }),
     searchItems: (query, filter, limit) =>
       guard((): ScoredItem[] => {
         const where = listQuery(filter, false);
@@ -386,7 +390,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
         let rows: ScoredRow[];
         if ('match' in query) {
           if (fts === undefined) return [];
-          return searchFullText(query.match, where, limit, query.recent);
+          return searchFullText(query.match, where, limit);
         } else {
           if (query.like.length === 0) return [];
           const score = likeScore(query.like);

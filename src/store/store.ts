@@ -65,11 +65,8 @@ export interface IndexText {
   segmented: string;
 }
 
-/**
- * A full-text query: an FTS5 MATCH expression (over the `recent` most recently created items only,
- * when given), or substring terms for the LIKE fallback.
- */
-export type TextQuery = { match: string; recent?: number } | { like: readonly string[] };
+/** A full-text query: an FTS5 MATCH expression, or substring terms for the LIKE fallback. */
+export type TextQuery = { match: string } | { like: readonly string[] };
 
 export interface ScoredItem {
   item: MemoryItem;
@@ -117,6 +114,11 @@ export interface Store {
   hasFullText(): boolean;
   /** The best `limit` items matching `query` and every filter, best first. */
   searchItems(query: TextQuery, filter: ListFilter, limit: number): ScoredItem[];
+  /**
+   * The `limit` most recently created items matching an FTS5 MATCH expression, newest first, no
+   * ranking and no other filter: a bounded probe ([] without a full-text index).
+   */
+  newestMatches(match: string, limit: number): MemoryItem[];
   /** The oldest live item in `scope` whose content equals `content` but for case, spacing, NFKC. */
   findDuplicate(content: string, scope: string): MemoryItem | undefined;
   /** Dedup reinforcement: usage + 1, last used now, weight + `weight`; no new version. */
