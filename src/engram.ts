@@ -120,6 +120,12 @@ export interface AutoConsolidateOptions {
   intervalMinutes: number;
 }
 
+/**
+ * The automatic run looks at the newest this many STM items only, so a write never waits on a
+ * whole-store pass; `engram consolidate` takes them all.
+ */
+const AUTO_CONSOLIDATE_WINDOW = 2000;
+
 /** The CLI's automatic consolidation: at 20 live STM items (KOAS), at most every 10 minutes. */
 export const AUTO_CONSOLIDATE_DEFAULTS: AutoConsolidateOptions = { threshold: 20, intervalMinutes: 10 };
 
@@ -516,7 +522,13 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       // Another process may have run it since the check above.
       const stm = store.countLive('stm');
       if (!autoDue(at) || stm < auto.threshold) return undefined;
-      const plan = consolidate(store, { now: at.toISOString(), actor, dryRun: false, admit: options.admit });
+      const plan = consolidate(store, {
+        now: at.toISOString(),
+        actor,
+        dryRun: false,
+        admit: options.admit,
+        newest: AUTO_CONSOLIDATE_WINDOW,
+      });
       store.setMeta(AUTO_META_KEY, at.toISOString());
       const summary: AutoConsolidation = {
         stm,

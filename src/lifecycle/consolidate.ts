@@ -47,6 +47,8 @@ export interface ConsolidateOptions {
   actor: string | null;
   scope?: string;
   dryRun: boolean;
+  /** Only the newest this many STM items (the automatic trigger's bound); all of them when absent. */
+  newest?: number;
   admit?: AdmissionHook;
 }
 
@@ -202,7 +204,8 @@ function mergedItem(members: readonly MemoryItem[], id: string, now: string): Me
 /** Plans, and unless `dryRun` applies in one transaction, one consolidation pass. */
 export function consolidate(store: Store, options: ConsolidateOptions): ConsolidationPlan {
   const run = (): ConsolidationPlan => {
-    const live = store.listItems({ tier: 'stm', quarantined: 'exclude', ...(options.scope ? { scope: options.scope } : {}) }).items;
+    const stm = { tier: 'stm', quarantined: 'exclude', sort: 'created', limit: options.newest } as const;
+    const live = store.listItems({ ...stm, ...(options.scope ? { scope: options.scope } : {}) }).items;
     const clusters = clusterItems(live);
     const mtm = store.listItems({ tier: 'mtm', quarantined: 'exclude', ...(options.scope ? { scope: options.scope } : {}) }).items;
     const plan: ConsolidationPlan = {
