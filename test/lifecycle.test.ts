@@ -259,13 +259,14 @@ test('promotion MTM → LTM: usage ≥ 5, decision/constraint/definition, verifi
   const verified = await mtm('Verified fact', { validation: 'verified' });
   const confident = await mtm('Confident and sourced', { confidence: 0.8, provenance: { source: 'adr-7' } });
   const unsourced = await mtm('Confident but unsourced', { confidence: 0.9 });
+  const justBelow = await mtm('Sourced, a little less confident', { confidence: 0.79, provenance: { source: 'adr-8' } });
   const plan = await engram.consolidate();
   assert.deepEqual(
     Object.fromEntries(plan.promotions.map((p) => [p.id, p.reasons])),
     { [used]: ['usage'], [decision]: ['type'], [verified]: ['verified'], [confident]: ['confident'] },
   );
   for (const id of [used, decision, verified, confident]) assert.equal((await engram.get({ id })).tier, 'ltm');
-  for (const id of [fourUses, unsourced]) assert.equal((await engram.get({ id })).tier, 'mtm');
+  for (const id of [fourUses, unsourced, justBelow]) assert.equal((await engram.get({ id })).tier, 'mtm');
   const phone = hostile('pii', /^pii 4$/);
   const held = (await engram.put({ content: `${phone} decision`, type: 'decision' })).item;
   await engram.update(held.id, { tier: 'mtm' });
