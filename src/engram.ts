@@ -591,8 +591,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           hint: 'Give a JSON array of {"title", "content", "type", "tags", "provenance_hint"} objects.',
         });
       }
-      const write1 = (proposal: Record<string, unknown>) => write(proposal as PutInput, 'propose');
-      const result = await pullProposals(JSON.stringify(proposals), defaults, write1, 'propose');
+      const admitProposal = (proposal: Record<string, unknown>) => write(proposal as PutInput, 'propose');
+      const result = await pullProposals(JSON.stringify(proposals), defaults, admitProposal, 'propose');
       return result.stored + result.quarantined > 0 ? withAuto(result) : result;
     },
 

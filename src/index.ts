@@ -22,6 +22,8 @@ export {
   type ListInput,
   type ListResult,
   openEngram,
+  type PalaceInput,
+  type PalaceResult,
   POLICY_RULES,
   type PutInput,
   type PutResult,
@@ -36,6 +38,8 @@ export {
   type Suggestion,
   type SuggestInput,
   type UpdateInput,
+  type WorkspaceInput,
+  type WriteOptions,
 } from './engram.js';
 export {
   EngramError,
@@ -66,5 +70,6 @@ export {
   type Tier,
   VALIDATIONS,
   type Validation,
+  type Workspace,
 } from './types.js';
 export { VERSION } from './version.js';
