@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -246,7 +247,40 @@ test('HTTP: every tool works, refuses bad input; a rate limit answers RATE_LIMIT
   // Another session has its own bucket.
   const second = await httpClient(t, server.url);
   assert.notEqual((await caller(second)('memory_stats')).isError, true);
+
+  // DNS rebinding: a request naming another host is refused on a loopback server.
+  const port = new URL(server.url).port;
+  assert.equal(await initializeStatus(server.url, { host: `attacker.example:${port}` }), 403);
+  assert.equal(await initializeStatus(server.url, { host: `localhost:${port}` }), 200);
 });
+
+/** The HTTP status of a bare initialize request with these headers (node:http lets Host be set). */
+function initializeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  const target = new URL(url);
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', ...headers },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 test('the proposal cap resets at each memory_session_inject and per session', async (t) => {
   const dir = tempDir(t);

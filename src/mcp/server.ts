@@ -193,6 +193,8 @@ export async function serveHttp(options: ServeOptions, http: HttpOptions): Promi
   }
   const state = shared(options);
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  // On loopback, only loopback Host headers: a web page cannot reach the server by DNS rebinding.
+  let allowedHosts: string[] | undefined;
   const server: HttpServer = createHttpServer((request, response) => {
     void (async () => {
       if (!authorised(request, http.token)) {
@@ -210,6 +212,8 @@ export async function serveHttp(options: ServeOptions, http: HttpOptions): Promi
       if (transport === undefined && id === undefined && request.method === 'POST') {
         const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
+          enableDnsRebindingProtection: allowedHosts !== undefined,
+          allowedHosts,
           onsessioninitialized: (sessionId) => {
             sessions.set(sessionId, created);
           },
@@ -238,6 +242,9 @@ export async function serveHttp(options: ServeOptions, http: HttpOptions): Promi
   });
   const { port } = server.address() as AddressInfo;
   const host = http.host.includes(':') ? `[${http.host}]` : http.host;
+  if (isLoopback(http.host)) {
+    allowedHosts = [...new Set([host, '127.0.0.1', 'localhost', '[::1]'])].map((h) => `${h}:${port}`);
+  }
   return {
     url: `http://${host}:${port}/mcp`,
     async close() {
