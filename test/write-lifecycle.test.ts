@@ -116,6 +116,9 @@ test('auto-consolidation after pull and ingest; dry runs and no-op writes never 
   const pulled = await engram.pull(JSON.stringify(proposals));
   assert.equal(pulled.stored, 3);
   assert.equal(pulled.auto_consolidation?.clusters, 1);
+  const twice = await engram.pull(JSON.stringify([{ content: 'The edge tier is in Frankfurt' }, { content: 'the edge tier is in  Frankfurt' }]));
+  assert.deepEqual(twice.items.map((i) => i.deduplicated), [undefined, true]);
+  assert.equal(twice.items[0]?.id, twice.items[1]?.id);
 
   const other = await openEngram({ path: join(dir, 'ingest.db'), autoConsolidate: { threshold: 2, intervalMinutes: 10 } });
   t.after(() => other.close());

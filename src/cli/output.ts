@@ -205,9 +205,11 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
       .join('\n');
   },
   pull: (d, p) => {
-    const items = d.items as { index: number; status: string; id?: string; title: string; reason?: string }[];
+    type Entry = { index: number; status: string; id?: string; title: string; reason?: string; deduplicated?: true };
+    const items = d.items as Entry[];
+    const note = (i: Entry) => (i.reason ? `  ${p.dim(i.reason)}` : i.deduplicated ? `  ${p.dim('(already stored: reinforced)')}` : '');
     return [
-      ...items.map((i) => `${i.status.padEnd(11)} ${i.id ? p.id(i.id) : '-'.padEnd(16)}  ${i.title || p.dim('(untitled)')}${i.reason ? `  ${p.dim(i.reason)}` : ''}`),
+      ...items.map((i) => `${i.status.padEnd(11)} ${i.id ? p.id(i.id) : '-'.padEnd(16)}  ${i.title || p.dim('(untitled)')}${note(i)}`),
       p.dim(`${d.proposals as number} proposal(s) as ${d.format as string}: ${d.stored as number} stored, ${d.quarantined as number} quarantined, ${d.rejected as number} rejected`),
     ].join('\n');
   },

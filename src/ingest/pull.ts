@@ -19,6 +19,8 @@ export interface PullEntry {
   rules?: string[];
   error?: ErrorCode;
   reason?: string;
+  /** The same content was already stored in the scope: that item (`id`) was reinforced instead. */
+  deduplicated?: true;
 }
 
 export interface PullResult {
@@ -35,7 +37,7 @@ export interface PullResult {
 export async function pullProposals(
   text: string,
   defaults: Omit<PullInput, 'type'> & { type?: string },
-  write: (input: Record<string, unknown>) => Promise<{ item: MemoryItem; policy: PolicyVerdict }>,
+  write: (input: Record<string, unknown>) => Promise<{ item: MemoryItem; policy: PolicyVerdict; deduplicated?: true }>,
   origin: 'pull' | 'propose' = 'pull',
 ): Promise<PullResult> {
   if (text.trim() === '') {
@@ -50,7 +52,7 @@ export async function pullProposals(
     const index = i + 1;
     const title = proposal.title ?? defaults.title ?? '';
     try {
-      const { item, policy } = await write({
+      const { item, policy, deduplicated } = await write({
         ...proposal,
         title: title === '' ? undefined : title,
         type: proposal.type ?? defaults.type,
@@ -62,7 +64,8 @@ export async function pullProposals(
       const rules = policy.matches.map((m) => m.rule);
       const status = item.quarantined ? 'quarantined' : 'stored';
       result[status]++;
-      result.items.push({ index, status, id: item.id, title, ...(rules.length > 0 ? { rules } : {}) });
+      const extra = { ...(rules.length > 0 ? { rules } : {}), ...(deduplicated ? { deduplicated } : {}) };
+      result.items.push({ index, status, id: item.id, title, ...extra });
     } catch (error) {
       if (!isEngramError(error) || error.code === 'DB_BUSY' || error.code === 'DB_ERROR') throw error;
       result.rejected++;
