@@ -388,6 +388,9 @@ test('a token-protected server answers 401 without the token and touches nothing
   const open = cli(['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--db', db]);
   assert.equal(open.code, 2);
   assert.match(String(open.error?.message), /without a token/);
+  const taken = cli(['serve', '--http', '--port', new URL(server.url).port, '--db', db]);
+  assert.deepEqual([taken.code, taken.error?.error], [2, 'PARAM_ERROR']);
+  assert.match(String(taken.error?.message), /EADDRINUSE/);
 });
 
 test('20 concurrent HTTP clients × 200 mixed calls: no lost write, metrics count every call', { timeout: 180_000 }, async (t) => {

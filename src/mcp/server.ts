@@ -237,7 +237,14 @@ export async function serveHttp(options: ServeOptions, http: HttpOptions): Promi
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES' && error.code !== 'EADDRNOTAVAIL') reject(error);
+      else {
+        reject(new EngramError('PARAM_ERROR', `Cannot listen on ${http.host}:${http.port} (${error.code})`, {
+          hint: 'Pick another --port (0 picks a free one) or --host.',
+        }));
+      }
+    });
     server.listen(http.port, http.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
@@ -249,7 +256,9 @@ export async function serveHttp(options: ServeOptions, http: HttpOptions): Promi
     url: `http://${host}:${port}/mcp`,
     async close() {
       for (const transport of sessions.values()) await transport.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
