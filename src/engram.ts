@@ -512,15 +512,19 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     return last === undefined || at.getTime() - Date.parse(last) >= (auto?.intervalMinutes ?? 0) * 60_000;
   };
 
-  /** KOAS's trigger, after a write: consolidate when STM is full, at most once per interval. */
+  /**
+   * KOAS's trigger, after a write: consolidate when STM holds `threshold` memories, at most once per
+   * interval. Ingested document chunks neither count nor merge here: folding alike parts of a file
+   * into one would hide the others from search; `engram consolidate` still takes them.
+   */
   async function autoConsolidate(writtenId?: string): Promise<AutoConsolidation | undefined> {
     if (auto === undefined) return undefined;
     const at = clock();
-    if (!autoDue(at) || store.countLive('stm') < auto.threshold) return undefined;
+    if (!autoDue(at) || store.countLiveMemories('stm') < auto.threshold) return undefined;
     await loadSegmenter();
     return store.transaction((): AutoConsolidation | undefined => {
       // Another process may have run it since the check above.
-      const stm = store.countLive('stm');
+      const stm = store.countLiveMemories('stm');
       if (!autoDue(at) || stm < auto.threshold) return undefined;
       const plan = consolidate(store, {
         now: at.toISOString(),
@@ -528,6 +532,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         dryRun: false,
         admit: options.admit,
         newest: AUTO_CONSOLIDATE_WINDOW,
+        memoriesOnly: true,
       });
       store.setMeta(AUTO_META_KEY, at.toISOString());
       const summary: AutoConsolidation = {

@@ -14,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { openEngram } from '../src/index.js';
 import { TOOLS } from '../src/mcp/tools.js';
+import { SCHEMA_VERSION } from '../src/store/migrations/index.js';
 import { CLI, cli, policyCorpus, tempDir } from './helpers.js';
 
 interface ToolResult {
@@ -216,7 +217,7 @@ test('stdio: every tool works on the store, refuses bad input, and nothing but p
   assert.match(JSON.stringify(prompt.messages), /memory_recall/);
   const resource = await client.readResource({ uri: 'engram://stats' });
   const contents = resource.contents[0] as { text?: string } | undefined;
-  assert.equal(JSON.parse(String(contents?.text)).schema_version, 7);
+  assert.equal(JSON.parse(String(contents?.text)).schema_version, SCHEMA_VERSION);
 });
 
 test('HTTP: every tool works, refuses bad input; a rate limit answers RATE_LIMITED with retry_after_ms', async (t) => {

@@ -363,18 +363,20 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       assert.ok(stats.schema_version >= 1);
     });
 
-    test('countLive counts live, non-quarantined items of a tier; meta values persist', async (t) => {
+    test('countLiveMemories counts live, non-quarantined, non-chunk items of a tier; meta values persist', async (t) => {
       const store = open(factory, t);
       await store.transaction(() => {
         store.insertItem(item({ tier: 'stm' }), NO_CJK);
-        store.insertItem(item({ tier: 'stm', scope: 'other' }), NO_CJK);
+        store.insertItem(item({ tier: 'stm', scope: 'other', provenance: { source: 'adr' } }), NO_CJK);
+        store.insertItem(item({ tier: 'stm', provenance: { source_path: 'a.md', chunk_index: 1 } }), NO_CJK);
         store.insertItem(item({ tier: 'stm', archived: true }), NO_CJK);
         store.insertItem(item({ tier: 'stm', quarantined: true }), NO_CJK);
         store.insertItem(item({ tier: 'mtm' }), NO_CJK);
       });
-      assert.equal(await store.countLive('stm'), 2);
-      assert.equal(await store.countLive('stm', 'other'), 1);
-      assert.equal(await store.countLive('ltm'), 0);
+      assert.equal(await store.countLiveMemories('stm'), 2);
+      assert.equal(await store.countLiveMemories('ltm'), 0);
+      const page = await store.listItems({ tier: 'stm', chunks: 'exclude', quarantined: 'exclude' });
+      assert.equal(page.total, 2, 'the list filter agrees');
       assert.equal(await store.getMeta('contract_key'), undefined);
       await store.transaction(() => store.setMeta('contract_key', 'one'));
       await store.transaction(() => store.setMeta('contract_key', 'two'));

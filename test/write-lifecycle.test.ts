@@ -123,15 +123,19 @@ test('auto-consolidation after pull and ingest; dry runs and no-op writes never 
   const other = await openEngram({ path: join(dir, 'ingest.db'), autoConsolidate: { threshold: 2, intervalMinutes: 10 } });
   t.after(() => other.close());
   mkdirSync(join(dir, 'docs'));
-  writeFileSync(join(dir, 'docs', 'a.md'), '# Alpha\n\nThe alpha service owns billing.\n');
-  writeFileSync(join(dir, 'docs', 'b.md'), '# Beta\n\nThe beta service owns search.\n');
+  // Two alike parts of one file: `engram consolidate` would merge them, the automatic run must not.
+  writeFileSync(join(dir, 'docs', 'a.md'), 'The alpha service owns billing and invoices.\n\nThe alpha service owns billing and refunds.\n');
   const dry = await other.ingest({ sources: ['docs'], cwd: dir, dry_run: true });
   assert.equal(dry.auto_consolidation, undefined);
-  const report = await other.ingest({ sources: ['docs'], cwd: dir });
-  assert.equal(report.auto_consolidation?.stm, 2, 'chunks are STM and count');
-  assert.equal(report.auto_consolidation?.clusters, 0, 'different files never merge');
-  const again = await other.ingest({ sources: ['docs'], cwd: dir });
-  assert.equal(again.auto_consolidation, undefined, 'unchanged files write nothing');
+  const report = await other.ingest({ sources: ['docs'], cwd: dir, chunk_tokens: 12 });
+  assert.equal(report.totals.chunks, 2);
+  assert.equal(report.auto_consolidation, undefined, 'document chunks do not count');
+  assert.equal((await other.consolidate({ dryRun: true })).clusters.length, 1, 'an explicit run would merge them');
+  await other.put({ content: 'The billing team owns the invoice templates' });
+  const run = (await other.put({ content: 'Refunds over 500 EUR need a second approval' })).auto_consolidation;
+  assert.equal(run?.stm, 2, 'two memories reach the threshold');
+  assert.equal(run?.clusters, 0, 'and the chunks are left alone');
+  assert.equal((await other.list({ tier: 'stm' })).total, 4);
 });
 
 test('CLI: auto-consolidation on by default (20), ENGRAM_AUTO_CONSOLIDATE, config.json and --no-auto', (t) => {

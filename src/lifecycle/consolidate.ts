@@ -49,6 +49,8 @@ export interface ConsolidateOptions {
   dryRun: boolean;
   /** Only the newest this many STM items (the automatic trigger's bound); all of them when absent. */
   newest?: number;
+  /** Leave ingested document chunks alone (the automatic trigger: merging them would hide parts of a file). */
+  memoriesOnly?: boolean;
   admit?: AdmissionHook;
 }
 
@@ -204,7 +206,13 @@ function mergedItem(members: readonly MemoryItem[], id: string, now: string): Me
 /** Plans, and unless `dryRun` applies in one transaction, one consolidation pass. */
 export function consolidate(store: Store, options: ConsolidateOptions): ConsolidationPlan {
   const run = (): ConsolidationPlan => {
-    const stm = { tier: 'stm', quarantined: 'exclude', sort: 'created', limit: options.newest } as const;
+    const stm = {
+      tier: 'stm',
+      quarantined: 'exclude',
+      sort: 'created',
+      limit: options.newest,
+      chunks: options.memoriesOnly ? 'exclude' : 'include',
+    } as const;
     const live = store.listItems({ ...stm, ...(options.scope ? { scope: options.scope } : {}) }).items;
     const clusters = clusterItems(live);
     const mtm = store.listItems({ tier: 'mtm', quarantined: 'exclude', ...(options.scope ? { scope: options.scope } : {}) }).items;

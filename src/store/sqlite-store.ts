@@ -15,6 +15,7 @@ import type {
   Workspace,
 } from '../types.js';
 import { readSchemaVersion } from './migrate.js';
+import { LIVE_MEMORY } from './migrations/0008-live-memories.js';
 import { openDatabase, type SqliteDatabase, type SqliteOptions } from './open-database.js';
 import { ITEM_COLUMNS, type ItemRow, itemToParams, rowToItem } from './row-mapping.js';
 import { toStoreError, withBusyRetry } from './sql-error.js';
@@ -90,6 +91,7 @@ function listQuery(filter: ListFilter, driveFromTags = true): { from: string; wh
   if (quarantined === 'exclude') clauses.push('i.quarantined = 0');
   if (quarantined === 'only') clauses.push('i.quarantined = 1');
   if (filter.injectable !== undefined) clauses.push(`i.injectable = ${filter.injectable ? 1 : 0}`);
+  if (filter.chunks === 'exclude') clauses.push(`coalesce(instr(i.provenance, '"chunk_index":'), 0) = 0`);
   if (filter.recallable) {
     clauses.push(
       `i.validation != 'contradicted' AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.dst_id = i.id AND l.type = 'supersedes')`,
@@ -210,12 +212,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       `SELECT 1 FROM corpus_chunks c JOIN corpus_hashes f ON f.id = c.file_id
        WHERE c.item_id = ? AND NOT (f.corpus_id = ? AND f.path = ?) LIMIT 1`,
     ),
-    countLive: db
-      .prepare('SELECT count(*) FROM memory_items WHERE tier = ? AND archived = 0 AND quarantined = 0')
-      .pluck(),
-    countLiveInScope: db
-      .prepare('SELECT count(*) FROM memory_items WHERE tier = ? AND scope = ? AND archived = 0 AND quarantined = 0')
-      .pluck(),
+    countLiveMemories: db.prepare(`SELECT count(*) FROM memory_items WHERE tier = ? AND ${LIVE_MEMORY}`).pluck(),
     listWorkspaces: db.prepare('SELECT * FROM workspaces ORDER BY name'),
     getWorkspace: db.prepare('SELECT * FROM workspaces WHERE name = ?'),
     putWorkspace: db.prepare(
@@ -493,12 +490,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
         return row === undefined ? undefined : rowToItem(row);
       }),
     reinforce: (id, at, weight) => guard(() => void statements.reinforce.run(at, weight, id)),
-    countLive: (tier, scope) =>
-      guard(() =>
-        (scope === undefined
-          ? statements.countLive.get(tier)
-          : statements.countLiveInScope.get(tier, scope)) as number,
-      ),
+    countLiveMemories: (tier) => guard(() => statements.countLiveMemories.get(tier) as number),
     countGroups: (group, filter) =>
       guard(() => {
         const query = listQuery(filter, false);

@@ -41,6 +41,8 @@ export interface ListFilter {
   recallable?: boolean;
   /** Only items not expired at this time (ISO-8601). */
   live_at?: string;
+  /** `exclude` leaves out ingested document chunks (items whose provenance has a chunk_index). */
+  chunks?: 'exclude' | 'include';
   /** Only items expiring at or before this time (ISO-8601). */
   expires_before?: string;
   validation?: Validation;
@@ -125,8 +127,11 @@ export interface Store {
   reinforce(id: string, at: string, weight: number): void;
   /** The newest live (non-archived) item with this content hash in this scope. */
   findByContentHash(hash: string, scope: string): MemoryItem | undefined;
-  /** Live (non-archived, non-quarantined) items in `tier`, in `scope` when given. */
-  countLive(tier: Tier, scope?: string): number;
+  /**
+   * Live memories in `tier`: not archived, not quarantined, not ingested document chunks. What
+   * the automatic consolidation trigger counts.
+   */
+  countLiveMemories(tier: Tier): number;
   /** A store-wide setting kept with the data (`schema_meta`), e.g. when auto-consolidation last ran. */
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;

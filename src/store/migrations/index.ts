@@ -6,6 +6,7 @@ import { MIGRATION_0004 } from './0004-corpus.js';
 import { MIGRATION_0005 } from './0005-dedup.js';
 import { MIGRATION_0006 } from './0006-live-tier.js';
 import { MIGRATION_0007 } from './0007-workspaces.js';
+import { MIGRATION_0008 } from './0008-live-memories.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_0005,
   MIGRATION_0006,
   MIGRATION_0007,
+  MIGRATION_0008,
 ];
 
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
