@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { openEngram } from '../src/index.js';
 import { TOOLS } from '../src/mcp/tools.js';
 import { SCHEMA_VERSION } from '../src/store/migrations/index.js';
-import { CLI, cli, policyCorpus, tempDir } from './helpers.js';
+import { CLI, cli, nodeAsync, policyCorpus, tempDir } from './helpers.js';
 
 interface ToolResult {
   isError?: boolean;
@@ -218,6 +218,39 @@ test('stdio: every tool works on the store, refuses bad input, and nothing but p
   const resource = await client.readResource({ uri: 'engram://stats' });
   const contents = resource.contents[0] as { text?: string } | undefined;
   assert.equal(JSON.parse(String(contents?.text)).schema_version, SCHEMA_VERSION);
+});
+
+test('stdio: every line on stdout is a JSON-RPC message, warnings and logs go to stderr', async (t) => {
+  const dir = tempDir(t);
+  const messages = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'memory_write', arguments: { content: 'Raw stdio works' } } },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'memory_search', arguments: { query: 'raw', k: -1 } } },
+    // Input that ends right after many calls: every one is still answered.
+    ...Array.from({ length: 20 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: 4 + i,
+      method: 'tools/call',
+      params: { name: 'memory_write', arguments: { content: `Queued write ${i} of twenty` } },
+    })),
+  ];
+  const run = await nodeAsync([CLI, '-v', 'serve', '--db', join(dir, 'memory.db')], {
+    input: messages.map((m) => JSON.stringify(m)).join('\n') + '\n',
+    env: { HOME: dir },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trim().split('\n');
+  type Reply = { jsonrpc: string; id: number; result?: { isError?: boolean } };
+  const replies = lines.map((line) => JSON.parse(line) as Reply).sort((a, b) => a.id - b.id);
+  assert.deepEqual(replies.map((r) => [r.jsonrpc, r.id]), Array.from({ length: 23 }, (_, i) => ['2.0', i + 1]));
+  assert.equal(replies[2]?.result?.isError, true);
+  assert.match(run.stderr, /"tool":"memory_write","latency_ms":[\d.]+,"status":"ok"/, '-v logs on stderr');
 });
 
 test('HTTP: every tool works, refuses bad input; a rate limit answers RATE_LIMITED with retry_after_ms', async (t) => {

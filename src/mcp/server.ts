@@ -45,6 +45,8 @@ export interface ServeOptions {
 interface Shared extends ServeOptions {
   limiter: RateLimiter;
   metrics: MetricsCollector;
+  /** Tool calls still running: a closing input waits for their answers. */
+  inflight: Set<Promise<unknown>>;
 }
 
 const TOOL_LIST = TOOLS.map((t) => ({
@@ -59,7 +61,7 @@ const BY_NAME = new Map<string, Tool>(TOOLS.map((t) => [t.name, t]));
 const STATS_URI = 'engram://stats';
 
 function shared(options: ServeOptions): Shared {
-  return { ...options, limiter: new RateLimiter(options.limits), metrics: new MetricsCollector() };
+  return { ...options, limiter: new RateLimiter(options.limits), metrics: new MetricsCollector(), inflight: new Set() };
 }
 
 async function callTool(state: Shared, sessionKey: string, name: string, rawArgs: unknown): Promise<CallToolResult> {
@@ -111,8 +113,12 @@ function connectionServer(state: Shared, sessionKey: string): Server {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(state, sessionKey, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const call = callTool(state, sessionKey, request.params.name, request.params.arguments);
+    state.inflight.add(call);
+    void call.finally(() => state.inflight.delete(call));
+    return call;
+  });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: [{ name: 'memory_guide', title: 'How to use engram memory', description: 'When to recall, propose and write.' }],
   }));
@@ -149,6 +155,9 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   });
   await server.connect(transport);
   await closed;
+  // Input ended: let the calls already read finish and their answers go out, then stop.
+  while (state.inflight.size > 0) await Promise.allSettled([...state.inflight]);
+  await new Promise((resolve) => setImmediate(resolve));
   await server.close();
 }
 
