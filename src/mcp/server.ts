@@ -264,8 +264,10 @@ export async function serveHttp(options: ServeOptions, http: HttpOptions): Promi
   return {
     url: `http://${host}:${port}/mcp`,
     async close() {
-      for (const transport of sessions.values()) await transport.close();
+      // Stop accepting, answer the calls under way, then end every session and connection.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      while (state.inflight.size > 0) await Promise.allSettled([...state.inflight]);
+      for (const transport of sessions.values()) await transport.close();
       server.closeAllConnections();
       await closed;
     },
