@@ -146,7 +146,7 @@ export interface AutoConsolidation {
   merged_into?: string;
 }
 
-export interface PutResult {
+export interface PutResult extends AutoConsolidated {
   /** `created`, `updated`, or `unchanged` when the write would not change the item. */
   action: 'created' | 'updated' | 'unchanged';
   /**
@@ -161,8 +161,6 @@ export interface PutResult {
   deduplicated?: true;
   /** Near-duplicates of a new item in its scope (word similarity ≥ 0.6), most similar first. */
   similar?: SimilarItem[];
-  /** Set when this write triggered automatic consolidation. */
-  auto_consolidation?: AutoConsolidation;
 }
 
 export interface WriteOptions {

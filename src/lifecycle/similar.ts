@@ -7,7 +7,7 @@
  * closest one instead of stored beside it.
  */
 import { buildFtsQuery, MAX_TERMS, queryTerms } from '../search/fts-query.js';
-import type { Segmenter } from '../search/segment.js';
+import { hasCjk, type Segmenter } from '../search/segment.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { contentSimilarity, similarityFeatures } from './consolidate.js';
@@ -42,11 +42,12 @@ export interface SimilarItem {
  */
 export function findSimilar(store: Store, item: MemoryItem, segment: Segmenter | undefined): SimilarItem[] {
   if (!store.hasFullText()) return [];
-  const words = queryTerms(`${item.title} ${item.content}`, segment, Infinity);
+  const mine = similarityFeatures(item);
+  // The probe needs CJK runs cut into the index's words; any other text has exactly `mine`'s words.
+  const text = `${item.title} ${item.content}`;
+  const words = segment !== undefined && hasCjk(text) ? queryTerms(text, segment, Infinity) : [...mine.words];
   const { match } = buildFtsQuery(probeTerms(words).join(' '), { mode: 'any', segment });
   if (match === undefined) return [];
-  const mine = similarityFeatures(item);
-
   const score = (other: MemoryItem) => Math.round(contentSimilarity(mine, similarityFeatures(other)) * 1000) / 1000;
   return store
     .newestMatches(match, SIMILAR_CANDIDATES)

@@ -21,6 +21,9 @@ interface ServeFlags {
   rateLimit?: boolean;
 }
 
+/** What the command prints on stdout once the server has stopped: nothing (stdio was protocol). */
+const nothing = (): CommandOutput => ({ kind: 'lines', lines: (async function* () {})() });
+
 /** The default HTTP port. */
 export const DEFAULT_PORT = 8765;
 
@@ -64,7 +67,7 @@ async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<Command
   };
   if (flags.http !== true) {
     await serveStdio(options);
-    return { kind: 'lines', lines: (async function* () {})() };
+    return nothing();
   }
   const token = flags.token ?? (ctx.env.ENGRAM_HTTP_TOKEN || undefined);
   const server = await serveHttp(options, { host: flags.host, port: flags.port ?? DEFAULT_PORT, token });
@@ -74,5 +77,5 @@ async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<Command
     process.once('SIGTERM', resolve);
   });
   await server.close();
-  return { kind: 'lines', lines: (async function* () {})() };
+  return nothing();
 }
