@@ -65,6 +65,7 @@ import {
   consolidationCandidates,
 } from './lifecycle/consolidate.js';
 import { type Decay, decayOf } from './lifecycle/decay.js';
+import { possibleContradictions } from './lifecycle/contradictions.js';
 import { findSimilar, mergeSimilar, type SimilarItem } from './lifecycle/similar.js';
 import { rankSuggestions, type Suggestion } from './lifecycle/suggest.js';
 import { redactItem } from './policy/redact.js';
@@ -159,7 +160,11 @@ export interface PutResult extends AutoConsolidated {
   policy: PolicyVerdict;
   /** True when the same content already existed in the scope: that item was reinforced instead. */
   deduplicated?: true;
-  /** Near-duplicates of a new item in its scope (word similarity ≥ 0.6), most similar first. */
+  /**
+   * Items of the scope like a new one (word similarity ≥ 0.6, or the same text with other values),
+   * most similar first, each a near-duplicate, a possible contradiction ("differs in: 5432 → 5433")
+   * or related.
+   */
   similar?: SimilarItem[];
 }
 
@@ -306,13 +311,15 @@ export interface Engram {
    */
   cleanup(options?: { apply?: boolean; purgeDays?: number; scope?: string }): Promise<CleanupPlan>;
   /**
-   * Deterministic consolidation: similar STM items (same scope, type and source file; shared tags
-   * and words) merge into one MTM item each; MTM items that qualify promote to LTM.
+   * Deterministic, lossless consolidation: STM items (same scope, type, source file and key) whose
+   * every sentence and distinguishing token another item already says fold into it, as one MTM
+   * item; related items are left apart; MTM items that qualify promote to LTM.
    */
   consolidate(options?: { dryRun?: boolean; scope?: string }): Promise<ConsolidationPlan>;
   /**
-   * Host-model consolidation (mem-context): groups to extract (STM older than 3 days) and merge
-   * (MTM clusters older than 7 days), each with a ready prompt; engram calls no model itself.
+   * Host-model consolidation (mem-context): groups to extract (STM older than 3 days) and related
+   * memories to merge (alike, but each with facts of its own), each with a ready prompt; the
+   * answer comes back through `pull` with `supersedes`. engram calls no model itself.
    */
   consolidationCandidates(options?: { scope?: string }): Promise<ConsolidationCandidates>;
   /** memtool's recommendation: ranked candidates for a task, tags or key prefix, with the reasons. */
@@ -427,7 +434,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
   async function write(input: PutInput, operation: WriteOperation, privileged = false): Promise<PutResult> {
     const parsed = parseInput(putInputSchema, input);
-    const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, ...fields } = parsed;
+    const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, supersedes = [], ...fields } = parsed;
     if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
       throw new EngramError('PARAM_ERROR', '--key needs --layer to address an item', {
         hint: 'Use --layer project|feature|run with --key, or --id to update by id.',
@@ -439,7 +446,19 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         : undefined;
     const target = id !== undefined ? store.getItem(id) : address && store.findByKey(address);
     await prepareIndexing(fields.content, fields.title, ...(fields.tags ?? []), ...(fields.entities ?? []), target);
-    return store.transaction((): PutResult => {
+    const linked = (result: PutResult): PutResult => {
+      // A summary replacing what it merged: the old items leave recall, their text stays searchable.
+      for (const old of supersedes) {
+        requireItem(old);
+        if (old === result.item.id) continue;
+        const at = now();
+        if (store.addLink({ src_id: result.item.id, dst_id: old, type: 'supersedes', created_at: at })) {
+          store.addEvent({ item_id: result.item.id, action: 'link', actor, at, details: { src_id: result.item.id, dst_id: old, type: 'supersedes' } });
+        }
+      }
+      return result;
+    };
+    return store.transaction((): PutResult => linked(((): PutResult => {
       const at = now();
       let existing: MemoryItem | undefined;
       let mode: PutResult['mode'] = 'new';
@@ -476,7 +495,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         }
         const similar = mode === 'new' && fullText ? findSimilar(store, item, loadedSegmenter()) : [];
         const reported = similar.length > 0 ? { similar } : {};
-        const closest = similar[0];
+        const closest = similar.find((s) => s.kind === 'near-duplicate');
         if (closest !== undefined && mergeSimilarOne) {
           const target = requireItem(closest.id);
           const admitted = admitWrite(mergeSimilar(target, item), context, options.admit);
@@ -500,7 +519,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       store.updateItem(item, indexText(item));
       record(item, 'update', { mode, ...policyDetails(policy) });
       return { action: 'updated', mode, item, policy };
-    });
+    })()));
   }
 
   const AUTO_META_KEY = 'auto_consolidated_at';
@@ -860,7 +879,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async review({ withinHours = DEFAULT_REVIEW_HOURS, limit = DEFAULT_LIST_LIMIT } = {}) {
-      return reviewItems(store, now(), withinHours, limit);
+      const report = reviewItems(store, now(), withinHours, limit);
+      return { ...report, possible_contradictions: possibleContradictions(store, limit) };
     },
 
     async update(id, input) {

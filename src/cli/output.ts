@@ -175,6 +175,7 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
       .map((r) => `${p.bold(r.id.padEnd(34))} ${r.action.padEnd(10)} ${r.description}`)
       .join('\n'),
   review: (d, p) => {
+    const possible = d.possible_contradictions as { items: [MemoryItem, MemoryItem]; differs_in: string[] }[];
     const section = (title: string, items: MemoryItem[], extra: (i: MemoryItem) => string = () => '') =>
       `${p.bold(title)} (${items.length})${items.map((i) => `\n${itemLine(i, p)}${extra(i)}`).join('')}`;
     return [
@@ -182,6 +183,9 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
         `\n  ${p.dim(`rules ${((i as MemoryItem & { policy_rules: string[] }).policy_rules).join(', ') || '(unknown)'}; expires ${i.expires_at ?? 'never'}`)}`),
       section('contradicted', d.contradicted as MemoryItem[]),
       section(`expiring within ${d.within_hours as number}h`, d.expiring as MemoryItem[], (i) => `\n  ${p.dim(`expires ${i.expires_at ?? ''}`)}`),
+      `${p.bold('possible contradictions')} (${possible.length})${possible
+        .map((c) => `\n${p.yellow(`differs in: ${c.differs_in.join(', ')}`)}\n${itemLine(c.items[0], p)}\n${itemLine(c.items[1], p)}`)
+        .join('')}`,
     ].join('\n\n');
   },
   ingest: (d, p) => {

@@ -12,14 +12,18 @@ export function noteAutoConsolidation(ctx: CliContext, result: AutoConsolidated)
   );
 }
 
-/** Near-duplicates a new item has in its scope, or the one it was merged into. */
+/** Items like a new one in its scope, each with what tells them apart, or the one it merged into. */
 export function noteSimilar(ctx: CliContext, result: PutResult): void {
   const similar = result.similar ?? [];
   if (similar.length === 0) return;
   if (result.mode === 'similar') {
-    ctx.info(`merged into near-duplicate ${result.item.id} (similarity ${similar[0]?.similarity})`);
+    ctx.info(`merged into near-duplicate ${result.item.id} (similarity ${similar.find((s) => s.id === result.item.id)?.similarity})`);
     return;
   }
-  const list = similar.map((s) => `${s.id} (${s.similarity})`).join(', ');
-  ctx.info(`near-duplicate of ${list}; --merge-similar folds a write into the closest one`);
+  for (const s of similar) {
+    const differs = s.differs_in ? `; differs in: ${s.differs_in.join(', ')}` : '';
+    ctx.info(`${s.kind.replace('-', ' ')} of ${s.id} (similarity ${s.similarity})${differs}`);
+  }
+  if (similar.some((s) => s.kind === 'near-duplicate')) ctx.info('--merge-similar folds a write into its closest near-duplicate');
+  if (similar.some((s) => s.kind === 'possible-contradiction')) ctx.info('`engram review` lists possible contradictions side by side');
 }

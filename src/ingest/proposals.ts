@@ -17,6 +17,8 @@ export interface Proposal {
   entities?: string[];
   confidence?: number;
   provenance?: Record<string, unknown>;
+  /** Ids of stored items this proposal replaces (a host model's merge). */
+  supersedes?: string[];
 }
 
 export type ProposalFormat = 'json' | 'blocks' | 'sections' | 'text';
@@ -60,6 +62,7 @@ function fromJson(value: unknown): Proposal | undefined {
     ...(list(o.entities) ? { entities: list(o.entities) } : {}),
     ...(typeof o.confidence === 'number' ? { confidence: o.confidence } : {}),
     ...(Object.keys(provenance).length > 0 ? { provenance } : {}),
+    ...(list(o.supersedes) ? { supersedes: list(o.supersedes) } : {}),
   };
 }
 

@@ -1,9 +1,11 @@
 /**
- * Review of what the write policy held back (KOAS §5.3, mem-context's review): the quarantined,
- * contradicted and soon-expiring items, and the two decisions on one of them — verify (it becomes
- * injectable, after the reject rules are checked again) or reject (it is archived).
+ * Review of what waits for a decision (KOAS §5.3, mem-context's review): the quarantined,
+ * contradicted and soon-expiring items (and, from the facade, possible contradictions), and the
+ * two decisions on one item — verify (it becomes injectable, after the reject rules are checked
+ * again) or reject (it is archived).
  */
 import { EngramError } from '../errors.js';
+import type { PossibleContradiction } from '../lifecycle/contradictions.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
@@ -23,6 +25,8 @@ export interface ReviewReport {
   contradicted: MemoryItem[];
   /** Live items whose `expires_at` falls within the review window. */
   expiring: MemoryItem[];
+  /** Memories that say the same thing with other values ("differs in: 5432 → 5433"). */
+  possible_contradictions: PossibleContradiction[];
   within_hours: number;
 }
 
@@ -41,7 +45,7 @@ function quarantineRules(store: Store, id: string): string[] {
   return [];
 }
 
-export function reviewItems(store: Store, now: string, withinHours: number, limit: number): ReviewReport {
+export function reviewItems(store: Store, now: string, withinHours: number, limit: number): Omit<ReviewReport, 'possible_contradictions'> {
   const quarantined = store
     .listItems({ quarantined: 'only', limit })
     .items.map((item) => ({ ...item, policy_rules: quarantineRules(store, item.id) }));

@@ -53,6 +53,8 @@ export const putInputSchema = itemFieldsSchema.extend({
   if_version: z.number().int().min(0).optional(),
   /** Fold a new item into its closest near-duplicate in the scope instead of storing it beside it. */
   merge_similar: z.boolean().optional(),
+  /** Ids this item replaces (a host model's summary): linked `supersedes`, so recall leaves them out. */
+  supersedes: z.array(itemIdSchema).max(100).optional(),
 });
 
 export type PutInput = z.input<typeof putInputSchema>;

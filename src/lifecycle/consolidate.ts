@@ -1,12 +1,13 @@
 /**
- * Deterministic consolidation (memctl, KOAS; no LLM). Live, non-quarantined STM items are grouped
- * by scope, type and source file — items from different files never merge — and, inside a group,
- * clustered with complete linkage: an item joins the first cluster whose every member shares its
- * tags (Jaccard ≥ {@link TAG_SIMILARITY}, two untagged items count as alike) and its words
- * (Jaccard ≥ {@link CONTENT_SIMILARITY}). Each cluster of two or more becomes one MTM item
- * (longest content wins; ties: earliest created_at, then id; tags and entities are united) with
- * an id derived from its members, injectable, linked `supersedes` to each original, which is
- * archived. Then MTM items promote to LTM when used ≥ 5 times, typed decision / constraint /
+ * Deterministic consolidation (memctl, KOAS; no LLM), lossless by construction. Live,
+ * non-quarantined STM items are grouped by scope, type, source file and logical address — items
+ * from different files or keys never merge — and inside a group an item folds into another only
+ * when that other already says all of it ({@link says}: every sentence of its title and content,
+ * every number, version, date, identifier, path, URL and name). Each fold group becomes one MTM
+ * item: the container's title and content, tags and entities united, an id derived from its
+ * members, injectable, linked `supersedes` to each original, which is archived. Items that are only
+ * related (same topic, different facts) stay apart: `consolidationCandidates` offers them to the
+ * host model. Then MTM items promote to LTM when used ≥ 5 times, typed decision / constraint /
  * definition, verified, or confident (≥ 0.8) with provenance.
  */
 import { admitWrite, type AdmissionHook } from '../items/admission.js';
@@ -17,6 +18,7 @@ import { queryTerms } from '../search/fts-query.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { sha256 } from '../util/hash.js';
+import { saidText, says, type SaidText } from './lossless.js';
 
 export const TAG_SIMILARITY = 0.3;
 export const CONTENT_SIMILARITY = 0.35;
@@ -26,7 +28,10 @@ const PROMOTED_TYPES: ReadonlySet<string> = new Set(['decision', 'constraint', '
 export interface ConsolidationCluster {
   /** The id the merged item gets (the same members always give the same id). */
   result_id: string;
+  /** The member that says everything the others say: its title and content are kept. */
   winner: string;
+  /** `duplicate`: every member says the same sentences; `near-duplicate`: the winner says more. */
+  kind: 'duplicate' | 'near-duplicate';
   members: string[];
   type: MemoryItem['type'];
   source: string | null;
@@ -67,13 +72,9 @@ function sourceOf(item: MemoryItem): string {
   return typeof path === 'string' ? path : (item.source ?? '');
 }
 
-const byAge = (a: MemoryItem, b: MemoryItem) =>
+/** Oldest first; ties by id. */
+export const byAge = (a: MemoryItem, b: MemoryItem) =>
   a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-
-/** Longest content; ties: earliest created_at, then id. */
-function winnerOf(members: readonly MemoryItem[]): MemoryItem {
-  return [...members].sort((a, b) => b.content.length - a.content.length || byAge(a, b))[0] as MemoryItem;
-}
 
 function promotionReasons(item: MemoryItem): PromotionReason[] {
   const reasons: PromotionReason[] = [];
@@ -179,8 +180,70 @@ export function clusterItems(items: readonly MemoryItem[]): MemoryItem[][] {
   return clusters.filter((c) => c.length >= 2);
 }
 
-function mergedItem(members: readonly MemoryItem[], id: string, now: string): MemoryItem {
-  const winner = winnerOf(members);
+/** A fold group: the winner first, then the members it says everything of, oldest first. */
+export interface FoldGroup {
+  winner: MemoryItem;
+  members: MemoryItem[];
+  kind: ConsolidationCluster['kind'];
+}
+
+const foldKey = (item: MemoryItem) =>
+  JSON.stringify([item.scope, item.type, sourceOf(item), item.layer, item.key, item.task_id, item.step_id]);
+
+/**
+ * The lossless merges among `items`: inside each group of scope, type, source and logical address,
+ * items are taken longest first and each folds into the first kept item that says all of it
+ * (found through its rarest sentence), or is kept. Every folded item's text is in its winner, so
+ * archiving it loses nothing.
+ */
+export function foldItems(items: readonly MemoryItem[]): FoldGroup[] {
+  const groups = new Map<string, MemoryItem[]>();
+  for (const item of [...items].sort(byAge)) {
+    const key = foldKey(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  const folds: FoldGroup[] = [];
+  for (const group of groups.values()) {
+    const ordered = [...group].sort((a, b) => b.content.length - a.content.length || byAge(a, b));
+    const said: SaidText[] = ordered.map((item) => saidText(item));
+    const holders = new Map<string, number[]>();
+    const folded = new Map<number, number[]>();
+    for (const [i, mine] of said.entries()) {
+      let rarest: number[] | undefined;
+      for (const sentence of mine.sentences) {
+        const list = holders.get(sentence);
+        if (list === undefined) {
+          rarest = undefined;
+          break;
+        }
+        if (rarest === undefined || list.length < rarest.length) rarest = list;
+      }
+      const home = rarest?.find((k) => says(said[k] as SaidText, mine));
+      if (home !== undefined && mine.sentences.size > 0) {
+        folded.get(home)?.push(i);
+        continue;
+      }
+      folded.set(i, []);
+      for (const sentence of mine.sentences) {
+        const list = holders.get(sentence);
+        if (list) list.push(i);
+        else holders.set(sentence, [i]);
+      }
+    }
+    for (const [root, rest] of folded) {
+      if (rest.length === 0) continue;
+      const winner = ordered[root] as MemoryItem;
+      const members = [root, ...rest].map((k) => ordered[k] as MemoryItem).sort(byAge);
+      const same = rest.every((k) => (said[k] as SaidText).sentences.size === (said[root] as SaidText).sentences.size);
+      folds.push({ winner, members, kind: same ? 'duplicate' : 'near-duplicate' });
+    }
+  }
+  return folds.sort((a, b) => byAge(a.members[0] as MemoryItem, b.members[0] as MemoryItem));
+}
+
+function mergedItem({ winner, members }: FoldGroup, id: string, now: string): MemoryItem {
   const unite = (lists: string[][]) => [...new Set(lists.flat())];
   return {
     ...winner,
@@ -214,15 +277,16 @@ export function consolidate(store: Store, options: ConsolidateOptions): Consolid
       chunks: options.memoriesOnly ? 'exclude' : 'include',
     } as const;
     const live = store.listItems({ ...stm, ...(options.scope ? { scope: options.scope } : {}) }).items;
-    const clusters = clusterItems(live);
+    const clusters = foldItems(live);
     const mtm = store.listItems({ tier: 'mtm', quarantined: 'exclude', ...(options.scope ? { scope: options.scope } : {}) }).items;
     const plan: ConsolidationPlan = {
       dry_run: options.dryRun,
       scope: options.scope ?? null,
       candidates: live.length,
-      clusters: clusters.map((members) => ({
+      clusters: clusters.map(({ winner, members, kind }) => ({
         result_id: `MEM-${sha256(members.map((m) => m.id).sort().join(',')).slice(0, 12)}`,
-        winner: winnerOf(members).id,
+        winner: winner.id,
+        kind,
         members: members.map((m) => m.id),
         type: members[0]?.type ?? 'note',
         source: sourceOf(members[0] as MemoryItem) || null,
@@ -233,11 +297,12 @@ export function consolidate(store: Store, options: ConsolidateOptions): Consolid
         .filter((p) => p.reasons.length > 0),
     };
     if (options.dryRun) return plan;
-    for (const [i, members] of clusters.entries()) {
+    for (const [i, fold] of clusters.entries()) {
       const id = plan.clusters[i]?.result_id ?? '';
       if (store.getItem(id) !== undefined) continue;
+      const { members } = fold;
       const context = { operation: 'consolidate', actor: options.actor, now: options.now } as const;
-      const { item, policy } = admitWrite(mergedItem(members, id, options.now), context, options.admit);
+      const { item, policy } = admitWrite(mergedItem(fold, id, options.now), context, options.admit);
       store.insertItem(item, indexText(item));
       recordWrite(store, options.actor, item, 'consolidate', { members: item.provenance?.consolidated_from, ...policyDetails(policy) });
       for (const member of members) {
@@ -261,8 +326,6 @@ export function consolidate(store: Store, options: ConsolidateOptions): Consolid
 
 /** mem-context's host-model pipeline: STM older than this is extracted into lasting memories. */
 export const EXTRACT_AFTER_DAYS = 3;
-/** MTM clusters older than this are offered for merging. */
-export const MERGE_AFTER_DAYS = 7;
 const CANDIDATE_GROUP_LIMIT = 20;
 const DAY_MS = 86_400_000;
 
@@ -283,10 +346,12 @@ without repeating the rest. Answer with a JSON array of objects {"title", "conte
 stored with \`engram pull\`; link each new item to its sources with
 \`engram link NEW_ID SOURCE_ID --type derived_from\`.`;
 
-const MERGE_PROMPT = `These memories overlap. Write one memory that keeps everything true and useful in them and
-drops the repetition. Answer with a JSON array holding one object {"title", "content", "type",
-"tags"}. The answer is stored with \`engram pull\`; then link it with
-\`engram link NEW_ID OLD_ID --type supersedes\` for each memory listed, which hides them from recall.`;
+const MERGE_PROMPT = `These memories are about one topic but each says something the others do not. Write one memory
+that keeps every fact in them (every number, name, version, path and date) and drops only the
+repetition; where two disagree, keep both and say so. Answer with a JSON array holding one object
+{"title", "content", "type", "tags", "supersedes"}, where "supersedes" lists the ids below that your
+memory fully replaces. The answer is stored with \`engram pull\` (or memory_propose), which links it
+to them: recall then uses your memory instead of those.`;
 
 function candidateGroup(kind: CandidateGroup['kind'], members: readonly MemoryItem[]): CandidateGroup {
   const items = members.map((m) => ({ id: m.id, title: m.title, type: m.type, tags: m.tags, content: m.content }));
@@ -303,8 +368,9 @@ function candidateGroup(kind: CandidateGroup['kind'], members: readonly MemoryIt
 
 /**
  * The groups an agent's own model should consolidate (engram never calls a model): STM items older
- * than 3 days, by scope and source, to extract lasting memories from; MTM clusters older than 7
- * days, to merge.
+ * than 3 days, by scope and source, to extract lasting memories from; and related memories — STM
+ * or MTM, same scope, type and source, alike in tags and words but each saying something the
+ * others do not — to merge, which the deterministic pass never does.
  */
 export interface ConsolidationCandidates {
   extract: CandidateGroup[];
@@ -313,10 +379,10 @@ export interface ConsolidationCandidates {
 
 export function consolidationCandidates(store: Store, now: Date, scope?: string): ConsolidationCandidates {
   const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
-  const filter = { quarantined: 'exclude', ...(scope ? { scope } : {}) } as const;
-  const stm = store.listItems({ ...filter, tier: 'stm' }).items.filter((i) => i.created_at < before(EXTRACT_AFTER_DAYS));
+  const filter = { quarantined: 'exclude', recallable: true, ...(scope ? { scope } : {}) } as const;
+  const stm = store.listItems({ ...filter, tier: 'stm' }).items;
   const bySource = new Map<string, MemoryItem[]>();
-  for (const item of [...stm].sort(byAge)) {
+  for (const item of stm.filter((i) => i.created_at < before(EXTRACT_AFTER_DAYS)).sort(byAge)) {
     const key = JSON.stringify([item.scope, sourceOf(item)]);
     const group = bySource.get(key);
     if (group) group.push(item);
@@ -328,7 +394,9 @@ export function consolidationCandidates(store: Store, now: Date, scope?: string)
       extract.push(candidateGroup('extract', members.slice(i, i + CANDIDATE_GROUP_LIMIT)));
     }
   }
-  const mtm = store.listItems({ ...filter, tier: 'mtm' }).items.filter((i) => i.updated_at < before(MERGE_AFTER_DAYS));
-  const merge = clusterItems(mtm).map((members) => candidateGroup('merge', members));
+  const mtm = store.listItems({ ...filter, tier: 'mtm' }).items;
+  const merge = clusterItems([...stm, ...mtm])
+    .map((members) => members.slice(0, CANDIDATE_GROUP_LIMIT))
+    .map((members) => candidateGroup('merge', members));
   return { extract, merge };
 }

@@ -1,19 +1,22 @@
 /**
- * Near-duplicates on write (mem-context's dedup, text similarity for now): the full-text index
+ * Similar items on write (mem-context's dedup, text similarity for now): the full-text index
  * finds the newest {@link SIMILAR_CANDIDATES} items sharing a probe word (a bounded cost whatever
- * the store's size), word Jaccard (the measure consolidation uses) scores those of the same
- * scope, and those at or above
- * {@link NEAR_DUPLICATE_SIMILARITY} are reported. With `merge_similar` the write is folded into the
- * closest one instead of stored beside it.
+ * the store's size); those of the same scope whose words overlap at or above
+ * {@link SIMILAR_WORDS} (word Jaccard), or that differ only in values, are reported with what
+ * tells them apart: a near-duplicate (one says all the other says), a possible contradiction
+ * (they disagree on a number, version, date, identifier, path, URL or name: "5432 → 5433") or
+ * related. With `merge_similar` the write folds into the closest near-duplicate only, so nothing
+ * is lost.
  */
 import { buildFtsQuery, MAX_TERMS, queryTerms } from '../search/fts-query.js';
 import { hasCjk, type Segmenter } from '../search/segment.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { contentSimilarity, similarityFeatures } from './consolidate.js';
+import { differences, itemText, saidText, says, shapeOf } from './lossless.js';
 
-/** Word Jaccard at or above which a stored item is reported as a near-duplicate of a write. */
-export const NEAR_DUPLICATE_SIMILARITY = 0.6;
+/** Word Jaccard at or above which a stored item is reported as similar to a write. */
+export const SIMILAR_WORDS = 0.6;
 /** How many of the newest items sharing a probe word are compared per write. */
 export const SIMILAR_CANDIDATES = 20;
 /** How many near-duplicates are reported. */
@@ -25,7 +28,7 @@ const REPORTED = 5;
  * rarest, keeping the OR query small.
  */
 function probeTerms(words: readonly string[]): string[] {
-  const needed = words.length - Math.ceil(NEAR_DUPLICATE_SIMILARITY * words.length) + 1;
+  const needed = words.length - Math.ceil(SIMILAR_WORDS * words.length) + 1;
   const longest = [...words].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   return longest.slice(0, Math.min(needed, MAX_TERMS));
 }
@@ -34,6 +37,24 @@ export interface SimilarItem {
   id: string;
   /** Word Jaccard with the written item, 0–1, rounded to 3 decimals. */
   similarity: number;
+  /**
+   * `near-duplicate`: one of the two says everything the other says (only these may merge);
+   * `possible-contradiction`: they disagree on a distinguishing token; `related`: neither.
+   */
+  kind: 'near-duplicate' | 'possible-contradiction' | 'related';
+  /** Distinguishing tokens that differ, stored → written ("5432 → 5433"); absent when none do. */
+  differs_in?: string[];
+}
+
+/** How a stored item relates to a written one (see {@link SimilarItem}). */
+export function compareItems(stored: MemoryItem, written: MemoryItem, similarity: number): SimilarItem {
+  const a = saidText(stored);
+  const b = saidText(written);
+  const differs = differences(itemText(stored), itemText(written));
+  const kind = says(a, b) || says(b, a)
+    ? 'near-duplicate'
+    : differs.some((d) => !d.startsWith('∅') && !d.endsWith('∅')) ? 'possible-contradiction' : 'related';
+  return { id: stored.id, similarity, kind, ...(differs.length > 0 ? { differs_in: differs } : {}) };
 }
 
 /**
@@ -48,26 +69,35 @@ export function findSimilar(store: Store, item: MemoryItem, segment: Segmenter |
   const words = segment !== undefined && hasCjk(text) ? queryTerms(text, segment, Infinity) : [...mine.words];
   const { match } = buildFtsQuery(probeTerms(words).join(' '), { mode: 'any', segment });
   if (match === undefined) return [];
+  // A second probe, every word but the values: it reaches an older item that says all this one
+  // says, or says it with other numbers (a possible contradiction), however many items are newer.
+  const plain = words.filter((w) => !/\p{N}/u.test(w)).slice(0, MAX_TERMS);
+  const all = plain.length > 0 ? buildFtsQuery(plain.join(' '), { mode: 'all', segment }).match : undefined;
+  const found = new Map<string, MemoryItem>();
+  for (const other of store.newestMatches(match, SIMILAR_CANDIDATES)) found.set(other.id, other);
+  if (all !== undefined) for (const other of store.newestMatches(all, SIMILAR_CANDIDATES)) found.set(other.id, other);
   const score = (other: MemoryItem) => Math.round(contentSimilarity(mine, similarityFeatures(other)) * 1000) / 1000;
-  return store
-    .newestMatches(match, SIMILAR_CANDIDATES)
+  const shape = shapeOf(itemText(item));
+  return [...found.values()]
     .filter((other) => other.id !== item.id && other.scope === item.scope && !other.archived && !other.quarantined)
-    .map((other) => ({ id: other.id, similarity: score(other) }))
-    .filter((s) => s.similarity >= NEAR_DUPLICATE_SIMILARITY)
-    .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))
-    .slice(0, REPORTED);
+    .map((other) => ({ other, similarity: score(other) }))
+    .filter(({ other, similarity }) => similarity >= SIMILAR_WORDS || shapeOf(itemText(other)) === shape)
+    .sort((a, b) => b.similarity - a.similarity || (a.other.id < b.other.id ? -1 : 1))
+    .slice(0, REPORTED)
+    .map(({ other, similarity }) => compareItems(other, item, similarity));
 }
 
 /**
- * `incoming` folded into `target`, as consolidation merges: the longer content (and its title)
- * wins, tags and entities are united, the higher confidence and weight are kept.
+ * `incoming` folded into its near-duplicate `target`, as consolidation merges: the text of the one
+ * that says everything the other says is kept, tags and entities are united, the higher
+ * confidence and weight are kept.
  */
 export function mergeSimilar(target: MemoryItem, incoming: MemoryItem): MemoryItem {
-  const longer = incoming.content.length > target.content.length ? incoming : target;
+  const kept = says(saidText(target), saidText(incoming)) ? target : incoming;
   return {
     ...target,
-    title: longer.title || target.title || incoming.title,
-    content: longer.content,
+    title: kept.title,
+    content: kept.content,
     tags: [...new Set([...target.tags, ...incoming.tags])],
     entities: [...new Set([...target.entities, ...incoming.entities])],
     confidence: Math.max(target.confidence, incoming.confidence),

@@ -392,7 +392,8 @@ export const TOOLS: readonly Tool[] = [
     title: 'Review flagged memories',
     description:
       'Lists what needs a human or agent decision: quarantined items (with the rules that held them), contradicted '
-      + 'items, and items expiring soon.',
+      + 'items, items expiring soon, and possible contradictions (two memories saying the same thing with other '
+      + 'values, e.g. "differs in: 5432 → 5433"; fix one with memory_update or link them).',
     input: z.strictObject({
       within_hours: z.number().int().min(0).max(24 * 365).optional().describe('expiry window (default 24)'),
       limit: z.number().int().min(1).max(500).optional(),
@@ -401,6 +402,7 @@ export const TOOLS: readonly Tool[] = [
       quarantined: z.array(z.looseObject({})),
       contradicted: z.array(item),
       expiring: z.array(item),
+      possible_contradictions: z.array(z.looseObject({ items: z.array(item), differs_in: z.array(z.string()) })),
       within_hours: z.number(),
     }),
     annotations: READ,
@@ -413,9 +415,10 @@ export const TOOLS: readonly Tool[] = [
     name: 'memory_consolidate',
     title: 'Consolidate memory',
     description:
-      'run (default): merges similar short-term items into one medium-term item each and promotes qualifying items to '
-      + 'long-term, deterministically. dry_run: the plan only. candidates: groups for you to consolidate yourself, each '
-      + 'with a ready prompt; store your answer with memory_propose and link it with memory_link.',
+      'run (default): folds short-term items that another item already says in full (duplicates) into one '
+      + 'medium-term item each, losing no text, and promotes qualifying items to long-term, deterministically. dry_run: '
+      + 'the plan only. candidates: related memories for you to merge yourself, each group with a ready prompt; store '
+      + 'your answer with memory_propose, giving "supersedes": [ids it replaces].',
     input: z.strictObject({
       mode: z.enum(['run', 'dry_run', 'candidates']).optional(),
       scope: scope.optional(),

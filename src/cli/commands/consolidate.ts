@@ -1,4 +1,4 @@
-/** `engram consolidate [--dry-run] [--scope S]`: merge similar STM items, promote MTM items; JSON plan. */
+/** `engram consolidate [--dry-run] [--scope S] [--candidates]`: lossless folds, MTM promotion; JSON plan. */
 import type { Command } from 'commander';
 import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../options.js';

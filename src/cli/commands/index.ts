@@ -150,7 +150,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'consolidate',
-    summary: 'Merge similar STM items into MTM (deterministic, no LLM) and promote MTM to LTM',
+    summary: 'Fold duplicate STM items into MTM (lossless, no LLM), promote MTM to LTM; --candidates for the host model',
     load: () => import('./consolidate.js'),
   },
   {

@@ -79,7 +79,7 @@ export function configure(command: Command, run: Runner): void {
     );
   if (!update) {
     command
-      .option('--merge-similar', 'fold a new item into its closest near-duplicate (word similarity >= 0.6) in the scope')
+      .option('--merge-similar', 'fold a new item into its closest near-duplicate in the scope (only when one says all the other says)')
       .option('--no-auto', 'no automatic consolidation after this write (or ENGRAM_AUTO_CONSOLIDATE=off)');
   }
   command

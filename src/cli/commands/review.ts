@@ -1,4 +1,4 @@
-/** `engram review`: what waits for a decision — quarantined, contradicted and soon-expiring items. */
+/** `engram review`: quarantined, contradicted and soon-expiring items, and possible contradictions. */
 import type { Command } from 'commander';
 import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText, intOption } from '../options.js';
