@@ -183,34 +183,37 @@ test('suggest ranks a task\'s items by context overlap, confidence, recency and 
 });
 
 /**
- * 20 topics × 8 notes (each topic from its own file, tags shared by pairs of topics), plus two
- * decoys per topic: one with the topic's tags and file but unrelated words, one with the topic's
- * words but from another file. Only the 20 topic groups may merge.
+ * 20 topics, each from its own file: a full note and four that it says in full (a subset of its
+ * sentences, the same sentences reordered or recased), which fold into it; and four decoys that
+ * must stay: another port, one sentence more, the same sentence from another file, another type.
  */
 function consolidationFixture(): { items: Record<string, unknown>[]; groups: string[][] } {
-  const vocabulary = (g: number) => Array.from({ length: 12 }, (_, w) => `topic${g}word${w}`);
   const items: Record<string, unknown>[] = [];
   const groups: string[][] = [];
   for (let g = 0; g < 20; g++) {
-    const words = vocabulary(g);
     const tags = [`area${Math.floor(g / 2)}`, 'project'];
     const source = `docs/topic-${g}.md`;
-    const group: string[] = [];
-    for (let i = 0; i < 8; i++) {
-      const content = `${words.slice(0, 9).join(' ')} detail${i} extra${i}${i === 3 ? ' with the longest wording of all' : ''}`;
-      group.push(content);
-      items.push({ content, tags, source, type: 'note' });
-    }
+    const s = [
+      `Service topic${g} listens on port ${7000 + g}.`,
+      `It is owned by team Alpha${g}.`,
+      `Deploys of topic${g} run on Thursdays.`,
+      `Logs of topic${g} go to /var/log/topic${g}.log.`,
+    ];
+    const full = s.join(' ');
+    const group = [full, s[0], `${s[0]} ${s[1]}`, `- ${s[3]}\n- ${s[2]}`, full.toLowerCase()] as string[];
+    for (const content of group) items.push({ content, tags, source, type: 'note' });
     groups.push(group);
-    items.push({ content: `unrelated${g} words about something else entirely here`, tags, source, type: 'note' });
-    items.push({ content: `${words.slice(0, 9).join(' ')} copied`, tags, source: `notes/elsewhere-${g}.md`, type: 'note' });
+    items.push({ content: `Service topic${g} listens on port ${7100 + g}.`, tags, source, type: 'note' });
+    items.push({ content: `${s[0]} It is owned by team Beta${g}.`, tags, source, type: 'note' });
+    items.push({ content: s[0], tags, source: `notes/elsewhere-${g}.md`, type: 'note' });
+    items.push({ content: s[0], tags, source, type: 'decision' });
   }
   return { items, groups };
 }
 
-test('consolidation merges exactly the expected groups, deterministically; dry run writes nothing', async (t) => {
+test('consolidation folds exactly what another item says in full, deterministically; dry run writes nothing', async (t) => {
   const { items, groups } = consolidationFixture();
-  assert.equal(items.length, 200);
+  assert.equal(items.length, 180);
   const at = '2026-05-01T00:00:00.000Z';
   const dir = tempDir(t);
   const open = async (name: string) => {
@@ -226,13 +229,14 @@ test('consolidation merges exactly the expected groups, deterministically; dry r
   const before = await a.stats();
   const plan = await a.consolidate({ dryRun: true });
   assert.deepEqual(await a.stats(), before, 'dry run: nothing written');
-  assert.equal(plan.candidates, 200);
+  assert.equal(plan.candidates, 180);
   assert.equal(plan.clusters.length, 20);
   const byId = new Map(items.map((item, i) => [`MEM-${String(i).padStart(12, '0')}`, item.content as string]));
   const merged = plan.clusters.map((c) => c.members.map((id) => byId.get(id)).sort());
-  assert.deepEqual(merged.sort(), groups.map((g) => [...g].sort()).sort(), 'exactly the topic groups; no decoy joins');
-  for (const cluster of plan.clusters) {
-    assert.match(byId.get(cluster.winner) ?? '', /longest wording/, 'the longest content wins');
+  assert.deepEqual(merged.sort(), groups.map((g) => [...g].sort()).sort(), 'exactly the fold groups; no decoy joins');
+  for (const [g, cluster] of plan.clusters.entries()) {
+    assert.equal(byId.get(cluster.winner), groups[g]?.[0], 'the full note wins (longest; the earlier of two equal)');
+    assert.equal(cluster.kind, 'near-duplicate');
   }
   assert.deepEqual((await a.consolidate({ dryRun: true })).clusters, plan.clusters, 'same store, same plan');
 
@@ -240,10 +244,16 @@ test('consolidation merges exactly the expected groups, deterministically; dry r
   const other = await b.consolidate();
   assert.deepEqual(applied.clusters.map((c) => c.result_id), other.clusters.map((c) => c.result_id), 'same result ids');
   const stats = await a.stats();
-  assert.deepEqual([stats.active, stats.by_tier.mtm], [200 - 160 + 20, 20]);
+  assert.deepEqual([stats.active, stats.by_tier.mtm], [180 - 100 + 20, 20]);
   const result = await a.get({ id: applied.clusters[0]?.result_id ?? '' });
-  assert.deepEqual([result.tier, result.injectable, result.tags], ['mtm', true, result.tags]);
-  assert.equal((await a.links(result.id)).filter((l) => l.type === 'supersedes').length, 8);
+  assert.deepEqual([result.tier, result.injectable, result.content], ['mtm', true, groups[0]?.[0]]);
+  assert.equal((await a.links(result.id)).filter((l) => l.type === 'supersedes').length, 5);
+  for (let g = 0; g < 20; g++) {
+    for (const value of [`${7000 + g}`, `${7100 + g}`, `Beta${g}`, `/var/log/topic${g}.log`]) {
+      const hits = (await a.search({ query: value, k: 50 })).items;
+      assert.ok(hits.some((h) => !h.archived && h.content.toLowerCase().includes(value.toLowerCase())), value);
+    }
+  }
   assert.equal((await a.consolidate({ dryRun: true })).clusters.length, 0, 'nothing left to merge');
 });
 
@@ -274,7 +284,7 @@ test('promotion MTM → LTM: usage ≥ 5, decision/constraint/definition, verifi
   assert.equal((await engram.consolidate()).promotions.some((p) => p.id === held.id), false, 'quarantined items are never promoted');
 });
 
-test('consolidate --candidates: STM older than 3 days to extract, MTM clusters older than 7 days to merge, with prompts', async (t) => {
+test('consolidate --candidates: STM older than 3 days to extract, related memories to merge; the answer supersedes them', async (t) => {
   let now = Date.parse('2026-06-01T00:00:00.000Z');
   const db = join(tempDir(t), 'm.db');
   const engram = await openEngram({ path: db, clock: () => new Date(now) });
@@ -282,22 +292,35 @@ test('consolidate --candidates: STM older than 3 days to extract, MTM clusters o
   const old = (await engram.put({ content: 'Debugging session: the flaky test waits on the queue', source: 'session-1' })).item.id;
   const mtmA = (await engram.put({ content: 'Retries use exponential backoff with jitter capped at 30 s', tier: 'mtm', tags: ['queue'] })).item.id;
   const mtmB = (await engram.put({ content: 'Retries use exponential backoff with jitter, capped at 30 seconds', tier: 'mtm', tags: ['queue'] })).item.id;
+  assert.deepEqual((await engram.consolidate()).clusters, [], 'related, not said in full: never folded');
   now += 2 * DAY;
   await engram.put({ content: 'A fresh note, too recent to extract', source: 'session-2' });
   assert.deepEqual((await engram.consolidationCandidates()).extract, [], 'nothing older than 3 days yet');
-  now += 6 * DAY;
+  now += 2 * DAY;
   const { extract, merge } = await engram.consolidationCandidates();
-  assert.equal(extract.length, 2, 'one group per source: session-1 and session-2');
+  assert.equal(extract.length, 1, 'one group per source: session-1 only');
   assert.deepEqual(extract[0]?.item_ids, [old]);
   assert.equal(extract[0]?.source, 'session-1');
   assert.match(extract[0]?.prompt ?? '', /engram pull[\s\S]*flaky test waits on the queue/);
   assert.deepEqual(merge.map((g) => g.item_ids.sort()), [[mtmA, mtmB].sort()]);
-  assert.match(merge[0]?.prompt ?? '', /--type supersedes/);
+  assert.match(merge[0]?.prompt ?? '', /"supersedes"/);
   const before = await engram.stats();
   const run = cli(['consolidate', '--db', db, '--candidates']);
   assert.equal(run.code, 0, run.stderr);
   assert.ok(Array.isArray(run.json?.extract) && Array.isArray(run.json?.merge));
   assert.deepEqual((await engram.stats()).total, before.total, 'candidates write nothing');
+
+  // The host model's summary comes back through pull, naming what it replaces.
+  const answer = [{ title: 'Retries', content: 'Retries use exponential backoff with jitter, capped at 30 seconds (30 s).', supersedes: [mtmA, mtmB] }];
+  const pulled = await engram.pull(JSON.stringify(answer));
+  const summary = pulled.items[0]?.id ?? '';
+  assert.deepEqual((await engram.links(summary)).map((l) => [l.type, l.dst_id]).sort(), [['supersedes', mtmA], ['supersedes', mtmB]].sort());
+  const recalled = await engram.recall({ query: 'retries backoff jitter' });
+  assert.deepEqual(recalled.injected.map((e) => e.id), [summary], 'recall uses the summary instead');
+  assert.equal((await engram.search({ query: 'retries backoff jitter' })).count, 3, 'the originals stay searchable');
+  assert.deepEqual((await engram.consolidationCandidates()).merge, [], 'superseded items are no longer offered');
+  const missing = await engram.pull(JSON.stringify([{ content: 'Summary of nothing', supersedes: ['MEM-000000000000'] }]));
+  assert.deepEqual([missing.stored, missing.items[0]?.error], [0, 'NOT_FOUND'], 'an unknown id stores nothing');
 });
 
 test('clustering through prefix words gives exactly the clusters of the plain complete-link scan', async () => {

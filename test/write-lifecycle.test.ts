@@ -13,41 +13,71 @@ import { cli, hostile, tempDir } from './helpers.js';
 const START = Date.parse('2026-11-23T10:00:00.000Z');
 const MINUTE = 60_000;
 
-test('a near-duplicate write is reported; merge_similar folds it into the closest item', async (t) => {
+test('similar writes are reported with what tells them apart; merge_similar folds only a near-duplicate', async (t) => {
   const engram = await openEngram({ path: ':memory:' });
   t.after(() => engram.close());
-  const first = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway', tags: ['auth'] });
+  const first = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service.', tags: ['auth'] });
   assert.equal(first.similar, undefined);
 
-  const near = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway service', tags: ['auth'] });
+  const near = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service. Tokens expire in 15 minutes.', tags: ['auth'] });
   assert.equal(near.action, 'created');
-  assert.deepEqual(near.similar, [{ id: first.item.id, similarity: 0.857 }]);
+  assert.deepEqual(near.similar, [{ id: first.item.id, similarity: 0.667, kind: 'near-duplicate', differs_in: ['∅ → 15'] }]);
 
+  const other = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service. Tokens expire in 30 minutes.' });
+  assert.deepEqual(
+    other.similar?.map((s) => [s.id, s.kind, s.differs_in]),
+    [[near.item.id, 'possible-contradiction', ['15 → 30']], [first.item.id, 'near-duplicate', ['∅ → 30']]],
+  );
   const unrelated = await engram.put({ content: 'The billing job exports invoices as CSV every night' });
   assert.equal(unrelated.similar, undefined, 'unrelated content is not reported');
-  const elsewhere = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway', scope: 'other' });
+  const elsewhere = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service.', scope: 'other' });
   assert.equal(elsewhere.similar, undefined, 'another scope is not compared');
 
   const merged = await engram.put({
-    content: 'We chose JWT tokens for stateless auth in the API gateway service layer',
+    content: 'We chose JWT for stateless auth in the API gateway of the billing service. Tokens expire in 15 minutes. Refresh tokens last 7 days.',
     tags: ['security'],
     confidence: 0.9,
     merge_similar: true,
   });
   assert.equal(merged.mode, 'similar');
   assert.equal(merged.action, 'updated');
-  assert.equal(merged.item.id, near.item.id, 'the closest item takes the write');
+  assert.equal(merged.item.id, near.item.id, 'the closest near-duplicate takes the write');
   assert.equal(merged.item.version, 2);
-  assert.equal(merged.item.content, 'We chose JWT tokens for stateless auth in the API gateway service layer', 'longest content wins');
+  assert.match(merged.item.content, /Refresh tokens last 7 days/, 'the text that says everything is kept');
   assert.deepEqual(merged.item.tags, ['auth', 'security']);
   assert.equal(merged.item.confidence, 0.9);
   assert.equal(merged.item.usage_count, 1, 'the merge reinforces the item');
-  assert.equal((await engram.list({ scope: 'project' })).total, 3, 'nothing new was stored');
+  assert.equal((await engram.list({ scope: 'project' })).total, 4, 'nothing new was stored');
   assert.equal((await engram.history(near.item.id)).length, 2);
 
-  const shorter = await engram.put({ content: 'We chose JWT for stateless auth in API gateway', merge_similar: true });
-  assert.deepEqual([shorter.action, shorter.item.id], ['unchanged', first.item.id], 'a shorter near-duplicate adds nothing');
-  assert.equal(shorter.item.usage_count, 1, 'but reinforcement');
+  const reordered = await engram.put({ content: 'Tokens expire in 15 minutes. We chose JWT for stateless auth in the API gateway of the billing service.', merge_similar: true });
+  assert.deepEqual([reordered.action, reordered.mode], ['unchanged', 'similar'], 'a write the item already says adds nothing');
+  assert.equal(reordered.item.usage_count, 2, 'but reinforcement');
+
+  const port = await engram.put({ content: 'Postgres listens on port 5432.' });
+  const conflicting = await engram.put({ content: 'Postgres listens on port 5433.', merge_similar: true });
+  assert.deepEqual([conflicting.action, conflicting.mode], ['created', 'new'], 'a possible contradiction is never merged');
+  assert.deepEqual(conflicting.similar, [{ id: port.item.id, similarity: 0.6, kind: 'possible-contradiction', differs_in: ['5432 → 5433'] }]);
+  assert.equal((await engram.get({ id: port.item.id })).content, 'Postgres listens on port 5432.');
+  const review = await engram.review();
+  assert.deepEqual(
+    review.possible_contradictions.map((c) => [c.items.map((i) => i.id), c.differs_in]),
+    [[[port.item.id, conflicting.item.id], ['5432 → 5433']]],
+    'the 15/30 minutes pair no longer has one shape once the merge added a sentence',
+  );
+});
+
+test('CLI: a possible contradiction is reported on write and listed side by side by review', (t) => {
+  const db = join(tempDir(t), 'm.db');
+  assert.equal(cli(['put', '--db', db, '--content', 'The database listens on port 5432']).code, 0);
+  const put = cli(['put', '--db', db, '--content', 'The database listens on port 5433', '--merge-similar']);
+  assert.equal(put.code, 0, put.stderr);
+  assert.match(put.stderr, /possible contradiction of MEM-[0-9a-f]{12} \(similarity [\d.]+\); differs in: 5432 → 5433/);
+  assert.equal((put.json?.item as { content: string }).content, 'The database listens on port 5433');
+  const review = cli(['review', '--db', db, '--format', 'text']);
+  assert.equal(review.code, 0, review.stderr);
+  assert.match(review.stdout, /possible contradictions \(1\)\ndiffers in: 5432 → 5433\nMEM-\S+ .*\n {2}The database listens on port 5432\nMEM-\S+ .*\n {2}The database listens on port 5433/);
+  assert.equal(cli(['list', '--db', db]).json?.total, 2, 'both stay');
 });
 
 test('near-duplicates: never a quarantined item, never without the full-text index', async (t) => {
@@ -75,8 +105,11 @@ test('auto-consolidation: at the STM threshold, at most once per interval, off b
     autoConsolidate: { threshold: 5, intervalMinutes: 10 },
   });
   t.after(() => engram.close());
-  const put = (n: number, topic = 'release') =>
-    engram.put({ content: `The ${topic} pipeline runs step ${n} on the staging cluster`, tags: [topic] });
+  // Each note repeats the ones before it and adds a step: the newest says all of them.
+  const put = (n: number, topic = 'release') => engram.put({
+    content: Array.from({ length: n }, (_, i) => `The ${topic} pipeline passed step ${i + 1}.`).join(' '),
+    tags: [topic],
+  });
 
   for (let n = 1; n <= 4; n++) assert.equal((await put(n)).auto_consolidation, undefined);
   const fifth = await put(5);
@@ -115,7 +148,8 @@ test('auto-consolidation after pull and ingest; dry runs and no-op writes never 
   const proposals = [1, 2, 3].map((n) => ({ title: `Cache rule ${n}`, content: `The cache keeps entries for ${n} hours in the edge tier`, tags: ['cache'] }));
   const pulled = await engram.pull(JSON.stringify(proposals));
   assert.equal(pulled.stored, 3);
-  assert.equal(pulled.auto_consolidation?.clusters, 1);
+  assert.equal(pulled.auto_consolidation?.clusters, 0, 'three facts with other values stay apart');
+  assert.equal((await engram.list({ tier: 'stm' })).total, 3);
   const twice = await engram.pull(JSON.stringify([{ content: 'The edge tier is in Frankfurt' }, { content: 'the edge tier is in  Frankfurt' }]));
   assert.deepEqual(twice.items.map((i) => i.deduplicated), [undefined, true]);
   assert.equal(twice.items[0]?.id, twice.items[1]?.id);
@@ -123,8 +157,8 @@ test('auto-consolidation after pull and ingest; dry runs and no-op writes never 
   const other = await openEngram({ path: join(dir, 'ingest.db'), autoConsolidate: { threshold: 2, intervalMinutes: 10 } });
   t.after(() => other.close());
   mkdirSync(join(dir, 'docs'));
-  // Two alike parts of one file: `engram consolidate` would merge them, the automatic run must not.
-  writeFileSync(join(dir, 'docs', 'a.md'), 'The alpha service owns billing and invoices.\n\nThe alpha service owns billing and refunds.\n');
+  // A part repeated in one file: `engram consolidate` would fold it, the automatic run must not.
+  writeFileSync(join(dir, 'docs', 'a.md'), 'The alpha service owns billing and invoices.\n\nThe alpha service owns billing and invoices.\n');
   const dry = await other.ingest({ sources: ['docs'], cwd: dir, dry_run: true });
   assert.equal(dry.auto_consolidation, undefined);
   const report = await other.ingest({ sources: ['docs'], cwd: dir, chunk_tokens: 12 });
@@ -141,13 +175,16 @@ test('auto-consolidation after pull and ingest; dry runs and no-op writes never 
 test('CLI: auto-consolidation on by default (20), ENGRAM_AUTO_CONSOLIDATE, config.json and --no-auto', (t) => {
   const dir = tempDir(t);
   assert.equal(cli(['init'], { cwd: dir }).code, 0);
-  const put = (n: number, args: string[] = [], env: Record<string, string> = {}) =>
-    cli(['put', '--tags', 'deploy', '--content', `Deploy step ${n} runs the release pipeline for staging`, ...args], { cwd: dir, env });
+  // Puts come in pairs: the second of each says all the first says, and a sentence more.
+  const put = (n: number, args: string[] = [], env: Record<string, string> = {}) => {
+    const content = `Deploy step ${Math.ceil(n / 2)} runs the release pipeline for staging.${n % 2 === 0 ? ' It takes ten minutes.' : ''}`;
+    return cli(['put', '--tags', 'deploy', '--content', content, ...args], { cwd: dir, env });
+  };
   for (let n = 1; n <= 2; n++) assert.equal(put(n, ['--no-auto'], { ENGRAM_AUTO_CONSOLIDATE: '2' }).json?.auto_consolidation, undefined);
   const third = put(3, [], { ENGRAM_AUTO_CONSOLIDATE: '2' });
   assert.equal(third.code, 0);
   assert.equal((third.json?.auto_consolidation as { clusters: number }).clusters, 1);
-  assert.match(third.stderr, /auto-consolidated 3 STM items \(threshold 2\): 1 merged, 3 archived/);
+  assert.match(third.stderr, /auto-consolidated 3 STM items \(threshold 2\): 1 merged, 2 archived/);
 
   const bad = put(4, [], { ENGRAM_AUTO_CONSOLIDATE: 'often' });
   assert.equal(bad.code, 2);
@@ -156,9 +193,10 @@ test('CLI: auto-consolidation on by default (20), ENGRAM_AUTO_CONSOLIDATE, confi
   writeFileSync(join(dir, '.engram', 'config.json'), JSON.stringify({ fts_tokenizer: 'fr', auto_consolidate: false }));
   for (let n = 5; n <= 26; n++) assert.equal(put(n).code, 0);
   const stm = cli(['list', '--tier', 'stm', '--limit', '1'], { cwd: dir }).json?.total;
-  assert.equal(stm, 22, 'config.json turned it off');
+  assert.equal(stm, 23, 'config.json turned it off');
   writeFileSync(join(dir, '.engram', 'config.json'), JSON.stringify({ fts_tokenizer: 'fr', auto_consolidate: { interval_minutes: 0 } }));
   const on = put(27);
   assert.equal((on.json?.auto_consolidation as { stm: number; threshold: number }).threshold, 20, 'the default threshold');
-  assert.equal(cli(['list', '--tier', 'stm', '--limit', '1'], { cwd: dir }).json?.total, 0);
+  assert.equal((on.json?.auto_consolidation as { clusters: number }).clusters, 11, 'the eleven pairs of puts 5 to 26');
+  assert.equal(cli(['list', '--tier', 'stm', '--limit', '1'], { cwd: dir }).json?.total, 2, 'steps 2 and 14 had nothing to fold into');
 });

@@ -187,6 +187,8 @@ export interface FoldGroup {
   kind: ConsolidationCluster['kind'];
 }
 
+const isChunk = (item: MemoryItem) => item.provenance?.chunk_index !== undefined;
+
 const foldKey = (item: MemoryItem) =>
   JSON.stringify([item.scope, item.type, sourceOf(item), item.layer, item.key, item.task_id, item.step_id]);
 
@@ -207,7 +209,8 @@ export function foldItems(items: readonly MemoryItem[]): FoldGroup[] {
   const folds: FoldGroup[] = [];
   for (const group of groups.values()) {
     const ordered = [...group].sort((a, b) => b.content.length - a.content.length || byAge(a, b));
-    const said: SaidText[] = ordered.map((item) => saidText(item));
+    // A chunk's title is made from its file name and position ("guide.md (2/5)"): its text is its content.
+    const said: SaidText[] = ordered.map((item) => saidText(isChunk(item) ? { title: '', content: item.content } : item));
     const holders = new Map<string, number[]>();
     const folded = new Map<number, number[]>();
     for (const [i, mine] of said.entries()) {
