@@ -47,7 +47,12 @@ function generator(seed: number) {
 const liveItems = async (engram: Engram): Promise<MemoryItem[]> => (await engram.list({ limit: 10_000 })).items;
 
 /** Checks the invariant; returns how many items the run archived (so the test knows it did something). */
-async function assertLossless(engram: Engram, before: MemoryItem[], label: string, textOf = itemSentences): Promise<number> {
+async function assertLossless(
+  engram: Engram,
+  before: MemoryItem[],
+  label: string,
+  textOf = itemSentences,
+): Promise<number> {
   const after = await liveItems(engram);
   for (const scope of new Set(before.map((i) => i.scope))) {
     const said = new Set(after.filter((i) => i.scope === scope).flatMap((i) => textOf(i)));
