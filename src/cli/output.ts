@@ -233,13 +233,17 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
     return list.map((s) => `${p.id(s.id)}  ${s.score}  ${s.title}\n  ${p.dim(s.reasons.join(', ') || 'no strong reason')}`).join('\n');
   },
   consolidate: (d, p) => {
-    const clusters = d.clusters as { result_id: string; members: string[]; type: string; source: string | null }[];
+    const clusters = d.clusters as {
+      result_id: string; winner: string; kind: string; members: string[]; type: string; source: string | null;
+    }[];
     const promotions = d.promotions as { id: string; reasons: string[] }[];
-    const verb = d.dry_run ? 'would merge' : 'merged';
+    const verb = d.dry_run ? 'would fold' : 'folded';
     return [
-      ...clusters.map((c) => `${verb} ${c.members.length} ${c.type} items${c.source ? ` from ${c.source}` : ''} into ${p.id(c.result_id)}`),
+      ...clusters.map((c) => `${verb} ${c.members.length} ${c.type} items (${c.kind}s${c.source ? ` from ${c.source}` : ''}; the text of ${
+        p.id(c.winner)} kept) into ${p.id(c.result_id)}`),
       ...promotions.map((x) => `${d.dry_run ? 'would promote' : 'promoted'} ${p.id(x.id)} to ltm (${x.reasons.join(', ')})`),
-      p.dim(`${d.candidates as number} stm candidates, ${clusters.length} clusters, ${promotions.length} promotions`),
+      p.dim(`${d.candidates as number} stm candidates, ${clusters.length} fold(s), ${promotions.length} promotion(s); related items are left`
+        + ' apart (`engram consolidate --candidates` offers them to your model)'),
     ].join('\n');
   },
   candidates: (d, p) => {
