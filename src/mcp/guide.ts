@@ -25,9 +25,10 @@ When to write
 Keeping memory true
 - When a memory is wrong, call memory_update with validation=contradicted, or memory_link NEW OLD with type
   supersedes: recall then leaves the old one out. memory_forget archives an item for good.
-- memory_review lists quarantined, contradicted and soon-expiring items that need a decision.
-- memory_consolidate merges similar short-term items; mode=candidates returns groups for you to summarise and
-  store back with memory_propose.
+- memory_review lists quarantined, contradicted and soon-expiring items, and possible contradictions (two
+  memories saying the same thing with other values: "differs in: 5432 → 5433"), that need a decision.
+- memory_consolidate folds only exact and near duplicates (losing no text); mode=candidates returns related
+  memories for you to summarise and store back with memory_propose, giving "supersedes": [the ids replaced].
 
 Workspaces
 - Pass workspace=NAME to keep the memory of separate projects apart; memory_workspace_list shows them.
