@@ -535,11 +535,12 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     const quarantined = hits.filter((h) => h.item.quarantined).length;
     const ways = [
       ...(hits.length > quarantined
-        ? ['re-run `engram ingest --injectable PATH` for ingested files, or `engram update ID --injectable` for one item']
+        ? ['`engram search` lists them; re-run `engram ingest --injectable PATH` for ingested files, '
+          + 'or `engram update ID --injectable` for one item']
         : []),
       ...(quarantined > 0 ? ['`engram review` lists the quarantined ones and `engram verify ID` keeps one'] : []),
     ];
-    return { count: hits.length, hint: `${ways.join('; ')} (\`engram search\` shows their ids)` };
+    return { count: hits.length, hint: ways.join('; ') };
   }
 
   const AUTO_META_KEY = 'auto_consolidated_at';
