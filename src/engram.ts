@@ -73,7 +73,7 @@ import { ALL_RULES, type PolicyRule } from './policy/rules.js';
 import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
 import { explainHit, rankHits, type SearchStage, searchCascade } from './search/cascade.js';
 import type { SearchSort } from './search/rank.js';
-import type { DeleteCounts, Store } from './store/store.js';
+import type { DeleteCounts, ListFilter, Store } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, Workspace } from './types.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
 import { loadedSegmenter, loadSegmenter } from './search/segment.js';
@@ -225,6 +225,14 @@ export interface RecallResult extends Omit<PackedRecall, 'text'> {
   budget: number;
   stage: SearchStage;
   fts: boolean;
+  /**
+   * When no injectable item matched: how many live items did match but are not injectable
+   * (quarantined, or ingested without `--injectable`), so an empty recall is never a silent
+   * surprise. 0 when something injectable matched (they are not looked for then).
+   */
+  non_injectable: number;
+  /** With `non_injectable` > 0: how to make those items injectable. */
+  hint?: string;
 }
 
 export interface ReindexResult {
@@ -235,6 +243,8 @@ export interface ReindexResult {
 export interface DoctorReport {
   ok: boolean;
   schema_version: number;
+  /** The tokenizer preset recorded with the search index when the store was created. */
+  fts_tokenizer: string | null;
   full_text: boolean;
   items: number;
   indexed: number;
@@ -269,6 +279,8 @@ export interface LinkResult {
 /** The engram API. Every method validates its input and throws {@link EngramError} on failure. */
 export interface Engram {
   readonly path: string;
+  /** The tokenizer preset (`en`, `fr`, `raw`) recorded with the search index when the store was created. */
+  readonly ftsTokenizer: string | null;
   /** Creates or updates an item (memtool's three modes: by id, by logical key, or new). */
   put(input: PutInput, options?: WriteOptions): Promise<PutResult>;
   /**
@@ -375,6 +387,9 @@ const REINFORCE_WEIGHT = 0.1;
 const SUGGEST_POOL = 200;
 /** How many search hits recall considers before packing. */
 const RECALL_POOL = 100;
+
+/** The filters recall takes besides the query. */
+type RecallFilter = Pick<ListFilter, 'tier' | 'type' | 'scope' | 'tags'>;
 
 /**
  * The write policy's verdict on any text, without storing anything (`engram policy check`).
@@ -522,6 +537,31 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     })()));
   }
 
+  /**
+   * The live matches recall left out for not being injectable, counted when nothing injectable
+   * matched, with what would make them injectable.
+   */
+  async function nonInjectable(
+    query: string,
+    filter: RecallFilter,
+    at: string,
+  ): Promise<{ count: number; hint?: string }> {
+    const held = {
+      ...filter, injectable: false, archived: 'exclude', quarantined: 'include', recallable: true, live_at: at,
+    } as const;
+    const { hits } = await searchCascade(store, query, held, RECALL_POOL, fullText);
+    if (hits.length === 0) return { count: 0 };
+    const quarantined = hits.filter((h) => h.item.quarantined).length;
+    const ways = [
+      ...(hits.length > quarantined
+        ? ['`engram search` lists them; re-run `engram ingest --injectable PATH` for ingested files, '
+          + 'or `engram update ID --injectable` for one item']
+        : []),
+      ...(quarantined > 0 ? ['`engram review` lists the quarantined ones and `engram verify ID` keeps one'] : []),
+    ];
+    return { count: hits.length, hint: ways.join('; ') };
+  }
+
   const AUTO_META_KEY = 'auto_consolidated_at';
   const auto = options.autoConsolidate;
   const autoDue = (at: Date): boolean => {
@@ -572,6 +612,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
   return {
     path: store.path,
+    ftsTokenizer: store.getMeta('fts_tokenizer') ?? null,
 
     put: async (input, { privileged = false } = {}) => {
       const result = await write(input, 'put', privileged);
@@ -684,6 +725,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         score: factors.final,
       }));
       const packed = packRecall(ranked, { budget, mode, header });
+      const held = packed.matched === 0 ? await nonInjectable(query, filter, at) : { count: 0 };
       store.transaction(() => {
         store.touchItems(
           packed.injected.map((e) => e.id),
@@ -698,7 +740,11 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         });
       });
       const { text, ...rest } = packed;
-      return { query, mode, format_version: 1, budget, stage: found.stage, fts: found.fts, inject_text: text, ...rest };
+      return {
+        query, mode, format_version: 1, budget, stage: found.stage, fts: found.fts, inject_text: text, ...rest,
+        non_injectable: held.count,
+        ...(held.hint === undefined ? {} : { hint: held.hint }),
+      };
     },
 
     async show(id, { secrecy = defaultSecrecy } = {}) {
@@ -860,13 +906,14 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
     async doctor() {
       const { schema_version, ...health } = store.health();
+      const fts_tokenizer = store.getMeta('fts_tokenizer') ?? null;
       const problems: string[] = [];
       if (health.integrity.join() !== 'ok') problems.push(`integrity_check: ${health.integrity.join('; ')}`);
       if (!health.full_text) problems.push('full-text index unavailable (FTS5 missing): search uses LIKE');
       else if (health.indexed !== health.items) {
         problems.push(`full-text index has ${health.indexed} rows for ${health.items} items: run \`engram reindex\``);
       }
-      return { ok: problems.length === 0, schema_version, ...health, problems };
+      return { ok: problems.length === 0, schema_version, fts_tokenizer, ...health, problems };
     },
 
     async* exportLines({ withHistory = false, secrecy = defaultSecrecy } = {}) {

@@ -46,17 +46,18 @@ test('the store is found walking up from a subdirectory; --db and ENGRAM_DB take
   assert.equal(stats.json?.path, other, 'flag beats environment');
 });
 
-test('without any store, reads show an empty one and the first write creates ~/.engram/memory.db', (t) => {
+test('without any store, a read is NOT_FOUND and creates nothing; the first write creates ~/.engram/memory.db', (t) => {
   const home = tempDir(t);
   const work = tempDir(t);
   const env = { HOME: home };
   const list = cli(['list'], { cwd: work, env });
-  assert.equal(list.code, 0);
-  assert.equal(list.json?.total, 0);
-  assert.match(list.stderr, /no store found/);
-  assert.equal(existsSync(join(home, '.engram', 'memory.db')), false);
-  assert.equal(cli(['list', '-q'], { cwd: work, env }).stderr, '', '-q silences warnings');
-  assert.equal(cli(['put', '--content', 'first'], { cwd: work, env }).code, 0);
+  assert.equal(list.code, 3);
+  assert.equal(list.error?.error, 'NOT_FOUND');
+  assert.equal(list.stdout, '');
+  assert.equal(existsSync(join(home, '.engram')), false);
+  const put = cli(['put', '--content', 'first'], { cwd: work, env });
+  assert.equal(put.code, 0);
+  assert.match(put.stderr, /created store .*memory\.db/);
   assert.ok(existsSync(join(home, '.engram', 'memory.db')));
   assert.equal(cli(['list'], { cwd: work, env }).json?.total, 1);
 });
@@ -294,10 +295,11 @@ test('import reports bad lines with their numbers and stores the rest', (t) => {
     `${JSON.stringify({ content: 'one' })}\nnot json\n${JSON.stringify({ content: 'two' })}\n`,
   );
   const run = cli(['import', '--db', db, file]);
-  assert.equal(run.code, 0);
+  assert.equal(run.code, 1, 'a bad line fails the run; the good ones are imported');
   assert.equal(run.json?.created, 2);
   assert.equal(run.json?.invalid, 1);
-  assert.match(run.stderr, /line 2: PARAM_ERROR/);
+  assert.deepEqual((run.json?.errors as { line: number; error: string }[]).map((e) => [e.line, e.error]), [[2, 'PARAM_ERROR']]);
+  assert.match(run.stderr, /1 line was not imported/);
   assert.equal(cli(['import', '--db', db, dir]).code, 2, 'a directory is a parameter error');
   assert.equal(cli(['import', '--db', db, join(dir, 'missing.jsonl')]).code, 2);
 });

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -481,15 +481,112 @@ test('CLI: workspace list|add|remove and mcp config for every client', (t) => {
   assert.equal(cli(['workspace', 'remove', 'nope'], { cwd: dir }).code, 3);
   assert.equal(cli(['workspace', 'remove', 'audit'], { cwd: dir }).code, 0);
 
-  const db = join(dir, '.engram', 'memory.db');
   for (const client of ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex']) {
     const run = cli(['mcp', 'config', '--client', client], { cwd: dir });
     assert.equal(run.code, 0, run.stderr);
-    assert.ok(run.stdout.includes(JSON.stringify(CLI)), `${client}: absolute path of engram`);
-    assert.ok(run.stdout.includes(JSON.stringify(db)), `${client}: absolute path of the store`);
-    assert.ok(run.stdout.includes(JSON.stringify(process.execPath)), `${client}: absolute path of node`);
-    if (client !== 'codex') JSON.parse(run.stdout);
+    assert.ok(!run.stdout.includes(dir) && !run.stdout.includes(process.execPath), `${client}: no path of this machine`);
+    assert.doesNotMatch(run.stdout, /--db|ENGRAM_DB/, `${client}: no pinned store`);
+    const json = cli(['mcp', 'config', '--client', client, '--json'], { cwd: dir }).json;
+    assert.deepEqual([json?.command, json?.args, json?.env], ['engram', ['serve'], undefined]);
+    if (client === 'codex') {
+      assert.equal(run.stdout, '[mcp_servers.engram]\ncommand = "engram"\nargs = ["serve"]\n');
+      continue;
+    }
+    const server = { command: 'engram', args: ['serve'] };
+    assert.deepEqual(JSON.parse(run.stdout), client === 'vscode'
+      ? { servers: { engram: { type: 'stdio', ...server } } }
+      : { mcpServers: { engram: server } });
   }
-  assert.match(cli(['mcp', 'config', '--client', 'codex'], { cwd: dir }).stdout, /^\[mcp_servers\.engram\]\ncommand = "/);
+  // --db alone pins a store, as ENGRAM_DB in the server's environment, exactly as given.
+  const pinned = cli(['--db', 'notes/memory.db', 'mcp', 'config', '--client', 'cursor'], { cwd: dir });
+  assert.deepEqual(JSON.parse(pinned.stdout).mcpServers.engram.env, { ENGRAM_DB: 'notes/memory.db' });
+  assert.equal(
+    cli(['--db', 'notes/memory.db', 'mcp', 'config', '--client', 'codex'], { cwd: dir }).stdout,
+    '[mcp_servers.engram]\ncommand = "engram"\nargs = ["serve"]\nenv = { ENGRAM_DB = "notes/memory.db" }\n',
+  );
+  assert.deepEqual(readdirSync(dir).sort(), ['.engram'], 'nothing written besides the store');
+  const nowhere = cli(['mcp', 'config', '--client', 'cursor'], { cwd: dir, env: { PATH: dir } });
+  assert.match(nowhere.stderr, /'engram' is not on this PATH/);
   assert.equal(cli(['mcp', 'config', '--client', 'emacs'], { cwd: dir }).code, 2);
+});
+
+test('the printed config starts a server where no store exists: reads are empty, the first write creates it', async (t) => {
+  const home = tempDir(t);
+  const project = tempDir(t);
+  const bin = join(tempDir(t), 'bin');
+  mkdirSync(bin);
+  // What `npm install -g engram` puts on the PATH.
+  writeFileSync(join(bin, 'engram'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  chmodSync(join(bin, 'engram'), 0o755);
+  const config = JSON.parse(cli(['mcp', 'config', '--client', 'claude-code'], { cwd: project, env: { HOME: home } }).stdout) as {
+    mcpServers: { engram: { command: string; args: string[] } };
+  };
+  const transport = new StdioClientTransport({
+    ...config.mcpServers.engram,
+    cwd: project,
+    env: env({ HOME: home, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` }) as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'engram-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const call = caller(client);
+  const store = join(home, '.engram', 'memory.db');
+
+  assert.equal(ok(await call('memory_search', { query: 'auth' })).count, 0);
+  const recalled = ok(await call('memory_recall', { query: 'auth' }));
+  assert.deepEqual([recalled.inject_text, recalled.non_injectable], ['', 0]);
+  const stats = ok(await call('memory_stats'));
+  assert.deepEqual([stats.total, stats.path], [0, store]);
+  assert.equal(errorOf(await call('memory_forget', { id: 'MEM-000000000000' })).error, 'NOT_FOUND');
+  assert.equal(existsSync(join(home, '.engram')), false, 'no store before the first write');
+  assert.deepEqual(readdirSync(project), [], 'nothing in the project');
+
+  const proposed = ok(await call('memory_propose', {
+    items: [{ title: 'Auth', content: 'We chose JWT for stateless auth', type: 'decision', provenance_hint: 'docs/adr/0001.md' }],
+  }));
+  assert.equal(proposed.stored, 1);
+  assert.ok(existsSync(store), 'created by the first write');
+  // stderr is another pipe than the answer: give the line a moment to arrive.
+  for (let i = 0; i < 100 && !stderr.includes('created store'); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(stderr.includes(`engram: created store ${store}\n`), stderr);
+  const id = (proposed.items as { id: string }[])[0]?.id ?? '';
+  const saved = await openEngram({ path: store });
+  try {
+    assert.deepEqual((await saved.get({ id })).provenance, { source_id: 'docs/adr/0001.md' });
+  } finally {
+    saved.close();
+  }
+  assert.equal(ok(await call('memory_search', { query: 'JWT' })).count, 1, 'reads now see the store');
+});
+
+test('memory_propose: a proposal without provenance is quarantined and says which field would have avoided it', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const client = await stdioClient(t, db);
+  const call = caller(client);
+  const result = ok(await call('memory_propose', {
+    items: [
+      { content: 'Builds run on Node 20 in CI', type: 'fact' },
+      { content: 'Releases are tagged from main', provenance_hint: { source_id: 'docs/release.md' } },
+      { content: 'The cache TTL is 300 s', provenance_hint: 'config/cache.yaml' },
+      { content: 'Staging resets every Monday', provenance_hint: '   ' },
+    ],
+  }));
+  assert.deepEqual([result.stored, result.quarantined], [2, 2]);
+  const items = result.items as { status: string; reason?: string; hint?: string; rules?: string[] }[];
+  assert.deepEqual(items.map((i) => i.status), ['quarantined', 'stored', 'stored', 'quarantined']);
+  for (const held of [items[0], items[3]]) {
+    assert.equal(held?.reason, 'no provenance_hint');
+    assert.match(held?.hint ?? '', /^add provenance_hint: \{"source_id": /);
+    assert.deepEqual(held?.rules, ['provenance.missing']);
+  }
+  assert.equal(items[1]?.reason, undefined);
+  const { tools } = await client.listTools();
+  const propose = tools.find((tool) => tool.name === 'memory_propose');
+  assert.match(propose?.description ?? '', /"provenance_hint": \{"source_id": "docs\/auth\.md", "source_kind": "doc"\}/);
+  assert.match(propose?.description ?? '', /"provenance_hint": "docs\/auth\.md"/);
 });

@@ -51,7 +51,7 @@ test('migrations are recorded in schema_meta and re-opening is a no-op', async (
   assert.equal(meta.schema_version, String(SCHEMA_VERSION));
   assert.match(meta['migration:0001'] ?? '', /^initial /);
   assert.match(meta['migration:0002'] ?? '', /^fulltext /);
-  assert.equal(meta.fts_tokenizer, 'fr', 'the default preset is recorded with the index');
+  assert.equal(meta.fts_tokenizer, 'en', 'the default preset (English stemming) is recorded with the index');
 });
 
 test('the store runs with WAL, foreign keys, NORMAL sync and a 5 s busy timeout', async (t) => {

@@ -42,7 +42,22 @@ export type CommandOutput
     | { kind: 'lines'; lines: AsyncIterable<string> };
 
 export interface OpenOptions {
+  /**
+   * The command stores new data (put, pull, ingest, import, workspace add): a missing store is
+   * created, with one line on stderr saying where. Without it a missing store is NOT_FOUND and no
+   * file is created — reads, and changes to items that would have to exist already.
+   */
   write?: boolean;
+  /**
+   * `serve`: a missing store is created by the first write through it, not now; reads before that
+   * answer from an empty store.
+   */
+  defer?: boolean;
+  /**
+   * A dry run of a command that would create the store (`ingest --dry-run`): a missing store is
+   * an empty in-memory one, said on stderr, and no file is created.
+   */
+  preview?: boolean;
   /** False (`--no-auto`) turns automatic consolidation off for this run. */
   auto?: boolean;
   /** Tokenizer preset of a store created now (`serve --fts-tokenizer`). */
@@ -53,14 +68,14 @@ export interface OpenOptions {
 
 export interface CliContext {
   /**
-   * Opens the store found by discovery; `write` creates a missing user store; `auto: false`
-   * (`--no-auto`) turns automatic consolidation off for this run.
+   * Opens the store found by discovery (`--db`, ENGRAM_DB, nearest .engram/, user store); see
+   * {@link OpenOptions} for when a missing one is created.
    */
   open(options?: OpenOptions): Promise<Engram>;
   /** `-v` / `--verbose` was given. */
   verbose: boolean;
-  /** The store path discovery picks (`--db`, ENGRAM_DB, nearest .engram/, user store), opened or not. */
-  storePath(): string;
+  /** The `--db` value as given on the command line, if any. */
+  dbFlag: string | undefined;
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };

@@ -153,12 +153,17 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
       d.removed ? `\n${keyValues({ removed: d.removed }, p)}` : ''
     }`,
   stats: keyValues,
-  import: keyValues,
+  import: (d, p) => {
+    const errors = d.errors as { line: number; error: string; message: string }[];
+    const lines = errors.map((e) => `${p.red(`line ${e.line}`)} ${e.error}: ${e.message}`);
+    return [keyValues(d, p), ...lines].join('\n');
+  },
   doctor: (d, p) => {
     const problems = d.problems as string[];
     const lines = [
       `${p.dim('schema version'.padEnd(16))}${d.schema_version as number}`,
       `${p.dim('full text'.padEnd(16))}${d.full_text ? 'FTS5' : 'unavailable (LIKE)'}`,
+      `${p.dim('tokenizer'.padEnd(16))}${(d.fts_tokenizer as string | null) ?? 'unknown'}`,
       `${p.dim('items / indexed'.padEnd(16))}${d.items as number} / ${d.indexed as number}`,
       `${p.dim('integrity'.padEnd(16))}${(d.integrity as string[]).join('; ')}`,
     ];

@@ -3,17 +3,19 @@
  * declares every command, runs one, renders its data, and maps every failure to the error contract.
  */
 
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { CONFIG_FILE, discoverStore, STORE_DIR } from '../config/discover-store.js';
+import { CONFIG_FILE, discoverStore, missingStoreError, STORE_DIR } from '../config/discover-store.js';
+import { ftsTokenizerFromEnv, localeFtsTokenizer } from '../config/fts-tokenizer.js';
 import type { Engram } from '../engram.js';
 import { EngramError, toEngramError } from '../errors.js';
 import { SECRECY_TIERS, type Secrecy } from '../types.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
+import { deferredEngram } from './deferred-engram.js';
 import { createOutput, type Output, type OutputFormat } from './output.js';
 import type { Runner } from './runner.js';
 
@@ -194,19 +196,14 @@ export async function runCli(io: CliIo): Promise<number> {
           info: (message) => output.info(message),
           progress: (message) => output.progress(message),
           verbose,
-          storePath: () => resolve(io.cwd, locate().path),
-          async open({ write = false, auto = true, ftsTokenizer, secrecy } = {}) {
+          dbFlag: globals.db,
+          async open({ write = false, defer = false, preview = false, auto = true, ftsTokenizer, secrecy } = {}) {
             const location = locate();
-            let path = location.path;
-            if (!location.exists && location.source === 'user') {
-              if (write) {
-                mkdirSync(dirname(path), { recursive: true });
-              } else {
-                output.warn(
-                  `no store found (no .engram/ here or above, no ${path}); showing an empty one`,
-                );
-                path = ':memory:';
-              }
+            let { path } = location;
+            if (!location.exists && !write && !defer) {
+              if (!preview) throw missingStoreError(location);
+              output.info(`no store at ${path} yet: the dry run compares with an empty one (the real run creates it)`);
+              path = ':memory:';
             }
             // One connection per store per run: `push --source` ingests, then recalls, on the same one.
             const reused = opened.find((e) => e.path === path && path !== ':memory:');
@@ -219,14 +216,35 @@ export async function runCli(io: CliIo): Promise<number> {
             const autoConsolidate = auto
               ? autoConsolidateSettings(AUTO_CONSOLIDATE_DEFAULTS, config, io.env.ENGRAM_AUTO_CONSOLIDATE)
               : undefined;
-            const engram = await openEngram({
-              path,
+            const settings = {
               session: globals.session ?? io.env.ENGRAM_SESSION ?? null,
               fullText: io.env.ENGRAM_FTS !== 'off',
               secrecy: secrecy ?? secrecyFromEnv(io.env.ENGRAM_SECRECY),
-              ftsTokenizer,
               autoConsolidate,
-            });
+            };
+            /** Opens the store, creating it (and the user store's .engram/) when it is missing. */
+            const openStore = async () => {
+              const creating = path !== ':memory:' && !existsSync(path);
+              if (creating && location.source === 'user') mkdirSync(dirname(path), { recursive: true });
+              // Only a store created now takes a tokenizer: an existing one keeps the one recorded in it.
+              const tokenizer = creating
+                ? (ftsTokenizer
+                  ?? ftsTokenizerFromEnv(io.env.ENGRAM_FTS_TOKENIZER)
+                  ?? config.fts_tokenizer
+                  ?? localeFtsTokenizer(io.env))
+                : undefined;
+              const engram = await openEngram({ path, ...settings, ftsTokenizer: tokenizer });
+              if (creating) output.info(`created store ${path}`);
+              return engram;
+            };
+            const engram = location.exists || !defer || path === ':memory:'
+              ? await openStore()
+              : deferredEngram({
+                  path,
+                  empty: await openEngram({ path: ':memory:', ...settings, autoConsolidate: undefined }),
+                  exists: () => existsSync(path),
+                  open: openStore,
+                });
             opened.push(engram);
             return engram;
           },

@@ -1,10 +1,11 @@
 /**
  * Finds the store the way git finds `.git`: `--db`, else `ENGRAM_DB`, else the nearest
  * `.engram/memory.db` walking up from the working directory, else the user store
- * `~/.engram/memory.db`.
+ * `~/.engram/memory.db`. A store that does not exist is created by a write, never by a read.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { EngramError } from '../errors.js';
 
 export const STORE_DIR = '.engram';
 export const DB_FILE = 'memory.db';
@@ -15,7 +16,7 @@ export type StoreSource = 'flag' | 'env' | 'discovered' | 'user';
 export interface StoreLocation {
   path: string;
   source: StoreSource;
-  /** False for a user store that has not been created yet. */
+  /** False for a store that has not been created yet (a read of it is NOT_FOUND). */
   exists: boolean;
 }
 
@@ -57,4 +58,34 @@ export function discoverStore(options: DiscoverOptions): StoreLocation {
   if (found !== undefined) return found;
   const path = join(options.home, STORE_DIR, DB_FILE);
   return { path, source: 'user', exists: existsSync(path) };
+}
+
+const NAMED_BY: Record<StoreSource, string> = {
+  flag: '--db',
+  env: 'ENGRAM_DB',
+  discovered: 'discovery',
+  user: 'the user store',
+};
+
+/**
+ * The NOT_FOUND of a read against a store that does not exist: names the path, how it was chosen,
+ * and how to create it.
+ *
+ * @example
+ * missingStoreError({ path: '/tmp/nope.db', source: 'flag', exists: false }).message;
+ * // 'No store at /tmp/nope.db (--db)'
+ */
+export function missingStoreError(location: StoreLocation): EngramError {
+  const { path, source } = location;
+  const details = { path, source };
+  if (source === 'user' || source === 'discovered') {
+    return new EngramError('NOT_FOUND', `No store: no ${STORE_DIR}/${DB_FILE} here or above, and no user store ${path}`, {
+      hint: `Create one: \`engram init\` (a project store in ./${STORE_DIR}/), or any write such as \`engram put\` (creates ${path}).`,
+      details,
+    });
+  }
+  return new EngramError('NOT_FOUND', `No store at ${path} (${NAMED_BY[source]})`, {
+    hint: 'Check the path, or create the store with any write to it (`engram put`, `engram import`, …); `engram init DIR` creates DIR/.engram/memory.db.',
+    details,
+  });
 }

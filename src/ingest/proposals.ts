@@ -40,16 +40,24 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
+/**
+ * A proposal's provenance: an object as given, or a non-empty string as its `source_id`
+ * (`"provenance_hint": "docs/auth.md"`); anything else is none.
+ */
+export function provenanceHint(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') return value.trim() === '' ? {} : { source_id: value.trim() };
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
 /** A JSON value as a proposal, or undefined when it has no content. */
 function fromJson(value: unknown): Proposal | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const o = value as Record<string, unknown>;
   const content = text(o.content) ?? text(o.text) ?? text(o.body);
   if (content === undefined) return undefined;
-  const hint = o.provenance ?? o.provenance_hint;
   const why = text(o.why_store) ?? text(o.justification) ?? text(o.rationale);
   const provenance = {
-    ...(typeof hint === 'object' && hint !== null && !Array.isArray(hint) ? (hint as Record<string, unknown>) : {}),
+    ...provenanceHint(o.provenance ?? o.provenance_hint),
     ...(why === undefined ? {} : { why_store: why }),
   };
   return {

@@ -7,6 +7,7 @@ import { rejectedRules } from '../items/admission.js';
 import type { PullInput } from '../items/schemas.js';
 import type { MemoryItem } from '../types.js';
 import type { PolicyVerdict } from '../policy/evaluate.js';
+import { PROVENANCE_RULE } from '../policy/rules.js';
 import { parseProposals, type ProposalFormat, splitLongNote } from './proposals.js';
 
 export interface PullEntry {
@@ -18,7 +19,10 @@ export interface PullEntry {
   /** Policy rules that matched (quarantine or reject). */
   rules?: string[];
   error?: ErrorCode;
+  /** Why it was rejected or quarantined, e.g. `no provenance_hint`. */
   reason?: string;
+  /** For a quarantined proposal: what would have avoided it, or how to keep it. */
+  hint?: string;
   /** The same content was already stored in the scope: that item (`id`) was reinforced instead. */
   deduplicated?: true;
 }
@@ -31,6 +35,18 @@ export interface PullResult {
   quarantined: number;
   rejected: number;
   items: PullEntry[];
+}
+
+/** What held a quarantined proposal, and the exact change that avoids it or keeps the item. */
+export function quarantineReason(rules: readonly string[]): { reason: string; hint: string } {
+  const others = rules.filter((r) => r !== PROVENANCE_RULE.id);
+  const missing = others.length < rules.length;
+  const reason = [...(missing ? ['no provenance_hint'] : []), ...(others.length > 0 ? [`held for review: ${others.join(', ')}`] : [])];
+  const hint = [
+    ...(missing ? ['add provenance_hint: {"source_id": "<the file, URL or ticket it comes from>"} (a string is taken as the source_id)'] : []),
+    ...(others.length > 0 ? ['a person keeps it with `engram verify ID` after `engram review`'] : []),
+  ];
+  return { reason: reason.join('; '), hint: hint.join('; ') };
 }
 
 /** Parses `text` into proposals and writes each with `write` (the facade's `put` path). */
@@ -64,7 +80,11 @@ export async function pullProposals(
       const rules = policy.matches.map((m) => m.rule);
       const status = item.quarantined ? 'quarantined' : 'stored';
       result[status]++;
-      const extra = { ...(rules.length > 0 ? { rules } : {}), ...(deduplicated ? { deduplicated } : {}) };
+      const extra = {
+        ...(rules.length > 0 ? { rules } : {}),
+        ...(status === 'quarantined' ? quarantineReason(rules) : {}),
+        ...(deduplicated ? { deduplicated } : {}),
+      };
       result.items.push({ index, status, id: item.id, title, ...extra });
     } catch (error) {
       if (!isEngramError(error) || error.code === 'DB_BUSY' || error.code === 'DB_ERROR') throw error;

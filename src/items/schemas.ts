@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ITEM_TYPES, LAYERS, LINK_TYPES, SECRECY_TIERS, TIER_ALIASES, TIERS, VALIDATIONS } from '../types.js';
 import { SORTS } from '../search/rank.js';
+import { parseRfc3339 } from '../util/rfc3339.js';
 import { isCanonicalTimestamp } from '../util/time.js';
 
 const text = z.string().max(1000);
@@ -12,6 +13,13 @@ const nullableText = text.nullable();
 const timestamp = z.string().refine(isCanonicalTimestamp, {
   message: 'must be a UTC ISO-8601 timestamp like 2026-11-22T10:00:00.000Z',
 });
+/** On import: any RFC 3339 date-time, stored as canonical UTC milliseconds. */
+const importTimestamp = z
+  .string()
+  .refine((value) => parseRfc3339(value) !== undefined, {
+    message: 'must be an RFC 3339 date-time like 2026-11-22T10:00:00Z or 2026-11-22T12:00:00.5+02:00',
+  })
+  .transform((value) => parseRfc3339(value) ?? value);
 const terms = z.array(z.string().max(200)).max(1000);
 const provenance = z.record(z.string(), z.unknown());
 /** A tier, or one of mem-context's names for it (episodic, semantic, permanent). */
@@ -124,18 +132,18 @@ export const importItemSchema = z.object({
   secrecy: z.enum(SECRECY_TIERS).default('S3'),
   version: z.number().int().min(1).default(1),
   usage_count: z.number().int().min(0).default(0),
-  last_used_at: timestamp.nullable().default(null),
+  last_used_at: importTimestamp.nullable().default(null),
   content_hash: z.string().optional(),
-  created_at: timestamp.optional(),
-  updated_at: timestamp.optional(),
-  expires_at: timestamp.nullable().default(null),
+  created_at: importTimestamp.optional(),
+  updated_at: importTimestamp.optional(),
+  expires_at: importTimestamp.nullable().default(null),
   archived: z.boolean().default(false),
   quarantined: z.boolean().default(false),
 });
 
 export const importRevisionSchema = z.object({
   version: z.number().int().min(1),
-  changed_at: timestamp,
+  changed_at: importTimestamp,
   actor: z.string().nullable(),
   reason: z.string(),
   item: importItemSchema,

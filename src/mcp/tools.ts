@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Engram } from '../engram.js';
 import { EngramError } from '../errors.js';
-import { parseProposals } from '../ingest/proposals.js';
+import { parseProposals, provenanceHint } from '../ingest/proposals.js';
 import { ITEM_TYPES, LINK_TYPES, type Secrecy, TIER_ALIASES, TIERS } from '../types.js';
 import type { RateLimiter } from './limiter.js';
 import type { MetricsCollector } from './metrics.js';
@@ -257,11 +257,16 @@ export const TOOLS: readonly Tool[] = [
       'The default way to write memory: propose durable knowledge worth keeping beyond this session (decisions and '
       + 'their reasons, constraints, definitions, facts, patterns). Each proposal passes the write policy: secrets and '
       + 'prompt injection are rejected; instruction-like text and proposals without provenance_hint are quarantined '
-      + '(stored, never recalled until verified). At most 10 proposals per turn.',
+      + '(stored, never recalled until verified; the entry says why and what would have avoided it). Say where each '
+      + 'one comes from: "provenance_hint": {"source_id": "docs/auth.md", "source_kind": "doc"}, or just '
+      + '"provenance_hint": "docs/auth.md". At most 10 proposals per turn.',
     input: z.strictObject({
       items: z
         .union([z.string().max(200_000), z.array(z.looseObject({})).max(100)])
-        .describe('JSON array of {title, content, type, tags, provenance_hint: {source_id, source_kind}, why_store}'),
+        .describe(
+          'JSON array of {title, content, type, tags, provenance_hint, why_store}; provenance_hint is '
+          + '{"source_id": "docs/auth.md", "source_kind": "doc"} or a string taken as the source_id',
+        ),
       scope: scope.optional(),
       workspace: workspace.optional(),
       source_doc: text.optional().describe('the document these come from, recorded as provenance'),
@@ -272,7 +277,7 @@ export const TOOLS: readonly Tool[] = [
       const proposals = proposalsFrom(args.items).map((p) => {
         if (args.source_doc === undefined || typeof p !== 'object' || p === null) return p;
         const o = p as Record<string, unknown>;
-        const hint = (o.provenance_hint ?? o.provenance ?? {}) as Record<string, unknown>;
+        const hint = provenanceHint(o.provenance_hint ?? o.provenance);
         return { ...o, provenance_hint: { source_id: args.source_doc, source_kind: 'doc', ...hint } };
       });
       for (const p of proposals) {

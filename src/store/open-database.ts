@@ -21,11 +21,11 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
   /** How many times a busy transaction is retried after that (default 8). */
   busyRetries?: number;
-  /** Tokenizer for a new full-text index (default: memctl's `fr` preset). */
+  /** Tokenizer for a new full-text index (default: the `en` preset, Porter stemming). */
   ftsTokenizer?: { name: string; spec: string };
 }
 
-const DEFAULT_TOKENIZER = { name: 'fr', spec: 'unicode61 remove_diacritics 2' };
+const DEFAULT_TOKENIZER = { name: 'en', spec: 'porter unicode61 remove_diacritics 2' };
 
 function hasFts5(db: SqliteDatabase): boolean {
   return (db.pragma('compile_options', { simple: false }) as { compile_options: string }[]).some(

@@ -21,7 +21,7 @@ export function configure(command: Command, run: Runner): void {
     .addHelpText('after', exampleText('engram cleanup', 'engram cleanup --purge 90 --apply'))
     .action(
       run(async (ctx: CliContext, flags: CleanupFlags): Promise<CommandOutput> => {
-        const engram = await ctx.open({ write: flags.apply === true });
+        const engram = await ctx.open();
         const plan = await engram.cleanup({ apply: flags.apply === true, purgeDays: flags.purge, scope: flags.scope });
         return { kind: 'data', view: 'cleanup', data: { ...plan } };
       }),

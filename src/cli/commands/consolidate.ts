@@ -27,7 +27,7 @@ export function configure(command: Command, run: Runner): void {
           const groups = await engram.consolidationCandidates({ scope: flags.scope });
           return { kind: 'data', view: 'candidates', data: { ...groups } };
         }
-        const engram = await ctx.open({ write: flags.dryRun !== true });
+        const engram = await ctx.open();
         const plan = await engram.consolidate({ dryRun: flags.dryRun === true, scope: flags.scope });
         return { kind: 'data', view: 'consolidate', data: { ...plan } };
       }),

@@ -16,7 +16,7 @@ export function configure(command: Command, run: Runner): void {
     .addHelpText('after', exampleText(`engram ${command.name()} MEM-0123456789ab${command.name() === 'reject' ? ' --reason "outdated"' : ''}`))
     .action(
       run(async (ctx: CliContext, id: string, flags: { reason?: string }): Promise<CommandOutput> => {
-        const engram = await ctx.open({ write: true });
+        const engram = await ctx.open();
         const decision = verify
           ? await engram.verify(id)
           : command.name() === 'forget'

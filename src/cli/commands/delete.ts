@@ -15,7 +15,7 @@ export function configure(command: Command, run: Runner): void {
     .action(
       run(
         async (ctx: CliContext, id: string, flags: { hard?: boolean }): Promise<CommandOutput> => {
-          const engram = await ctx.open({ write: true });
+          const engram = await ctx.open();
           const result = await engram.delete(id, { hard: flags.hard === true });
           return { kind: 'data', view: 'delete', data: { ...result } };
         },

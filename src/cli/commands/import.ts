@@ -1,4 +1,7 @@
-/** `engram import FILE|-`: upsert items by id from JSON Lines. */
+/**
+ * `engram import FILE|-`: upsert items by id from JSON Lines. Invalid lines are reported with
+ * their numbers and skipped, the valid ones imported; the run then exits 1.
+ */
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
@@ -51,10 +54,12 @@ export function configure(command: Command, run: Runner): void {
         checkSource(source);
         const engram = await ctx.open({ write: true });
         const report = await engram.importLines(readLines(source, ctx));
-        for (const failure of report.errors) {
-          ctx.warn(`line ${failure.line}: ${failure.error}: ${failure.message}`);
+        // The report, every invalid line included, is the data on stdout; a failed line fails the run.
+        if (report.invalid > 0) {
+          const lines = report.invalid === 1 ? '1 line was' : `${report.invalid} lines were`;
+          ctx.warn(`${lines} not imported (listed under errors); the valid ones were`);
         }
-        return { kind: 'data', view: 'import', data: { ...report } };
+        return { kind: 'data', view: 'import', data: { ...report }, exitCode: report.invalid > 0 ? 1 : 0 };
       }),
     );
 }

@@ -31,7 +31,8 @@ function megabytes(bytes: number): string {
 
 /** Runs an ingest with a progress line; shared with `push --source`. */
 export async function runIngest(ctx: CliContext, sources: string[], flags: IngestFlags) {
-  const engram = await ctx.open({ write: flags.dryRun !== true, auto: flags.auto !== false });
+  const dryRun = flags.dryRun === true;
+  const engram = await ctx.open({ write: !dryRun, preview: dryRun, auto: flags.auto !== false });
   const report = await engram.ingest({
     sources,
     cwd: ctx.cwd,

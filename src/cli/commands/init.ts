@@ -1,4 +1,7 @@
-/** `engram init [DIR]`: create DIR/.engram with the database, config.json and a .gitignore. */
+/**
+ * `engram init [DIR]`: create DIR/.engram with the database, config.json and a .gitignore, and say
+ * which search tokenizer the store uses.
+ */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -8,9 +11,10 @@ import {
   FTS_TOKENIZER_NAMES,
   FTS_TOKENIZER_PRESETS,
   type FtsTokenizerPreset,
+  ftsTokenizerFromEnv,
   isFtsTokenizerPreset,
+  localeFtsTokenizer,
 } from '../../config/fts-tokenizer.js';
-import { EngramError } from '../../errors.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
@@ -22,7 +26,11 @@ export function configure(command: Command, run: Runner): void {
   command
     .argument('[dir]', 'project directory (default: current directory)')
     .addOption(
-      enumOption('--fts-tokenizer <preset>', 'full-text tokenizer preset', FTS_TOKENIZER_NAMES),
+      enumOption(
+        '--fts-tokenizer <preset>',
+        'full-text tokenizer of a new store (default: en, English stemming; fr when the locale is French; ENGRAM_FTS_TOKENIZER)',
+        FTS_TOKENIZER_NAMES,
+      ),
     )
     .addHelpText('after', exampleText('engram init', 'engram init ~/notes --fts-tokenizer en'))
     .action(
@@ -47,26 +55,24 @@ async function initCommand(
   const created: string[] = [];
   const { readProjectConfig } = await import('../../config/project-config.js');
   const existing = readProjectConfig(configPath);
-  const fromEnv = ctx.env.ENGRAM_FTS_TOKENIZER;
-  if (fromEnv !== undefined && !isFtsTokenizerPreset(fromEnv)) {
-    throw new EngramError('PARAM_ERROR', `Invalid ENGRAM_FTS_TOKENIZER '${fromEnv}'`, {
-      hint: `Valid values: ${FTS_TOKENIZER_NAMES.join(', ')}`,
-    });
-  }
-  const requested = flags.ftsTokenizer ?? fromEnv;
-  const tokenizer = existing.fts_tokenizer ?? requested ?? DEFAULT_FTS_TOKENIZER;
-  if (
-    requested !== undefined
-    && existing.fts_tokenizer !== undefined
-    && requested !== existing.fts_tokenizer
-  ) {
-    ctx.warn(
-      `already initialised with --fts-tokenizer ${existing.fts_tokenizer}; '${requested}' ignored`,
-    );
-  }
+  const requested = flags.ftsTokenizer ?? ftsTokenizerFromEnv(ctx.env.ENGRAM_FTS_TOKENIZER);
   if (!existsSync(storeDir)) {
     mkdirSync(storeDir, { recursive: true });
     created.push(storeDir);
+  }
+  const dbExisted = existsSync(dbPath);
+  const { openEngram } = await import('../../engram.js');
+  // The tokenizer of a new store; an existing store keeps the one recorded in it.
+  const engram = await openEngram({
+    path: dbPath,
+    ftsTokenizer: existing.fts_tokenizer ?? requested ?? localeFtsTokenizer(ctx.env),
+  });
+  const recorded = engram.ftsTokenizer;
+  engram.close();
+  if (!dbExisted) created.push(dbPath);
+  const tokenizer = recorded !== null && isFtsTokenizerPreset(recorded) ? recorded : DEFAULT_FTS_TOKENIZER;
+  if (requested !== undefined && requested !== tokenizer) {
+    ctx.warn(`the store already uses the fts tokenizer ${tokenizer}; '${requested}' ignored (it is chosen when a store is created)`);
   }
   if (!existsSync(configPath)) {
     writeFileSync(configPath, `${JSON.stringify({ fts_tokenizer: tokenizer }, null, 2)}\n`);
@@ -77,11 +83,6 @@ async function initCommand(
     writeFileSync(gitignorePath, GITIGNORE);
     created.push(gitignorePath);
   }
-  const dbExisted = existsSync(dbPath);
-  const { openEngram } = await import('../../engram.js');
-  const engram = await openEngram({ path: dbPath, ftsTokenizer: tokenizer });
-  engram.close();
-  if (!dbExisted) created.push(dbPath);
   return {
     kind: 'data',
     view: 'init',

@@ -32,7 +32,7 @@ export function configure(command: Command, run: Runner): void {
     )
     .action(
       run(async (ctx: CliContext, src: string, dst: string, flags: { type: LinkType }): Promise<CommandOutput> => {
-        const engram = await ctx.open({ write: true });
+        const engram = await ctx.open();
         const result = await engram.link({ src_id: src, dst_id: dst, type: flags.type });
         return { kind: 'data', view: 'links', data: { id: src, created: result.created, links: [result.link] } };
       }),

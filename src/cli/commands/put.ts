@@ -167,6 +167,6 @@ async function updateCommand(ctx: CliContext, id: string, flags: PutFlags): Prom
     = flags.content === undefined && flags.file === undefined
       ? undefined
       : await readContent({ content: flags.content, file: flags.file }, ctx);
-  const engram = await ctx.open({ write: true });
+  const engram = await ctx.open();
   return written(ctx, await engram.update(id, { ...fieldsOf(flags), ...(content === undefined ? {} : { content }) }));
 }

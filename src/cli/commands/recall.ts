@@ -1,6 +1,7 @@
 /**
  * `engram recall QUERY` (and `engram push QUERY`): the token-budgeted injection block on stdout,
- * ready to paste into a prompt. Nothing is printed when nothing matches. `--json` gives the
+ * ready to paste into a prompt. Nothing is printed when nothing matches; when only items that are
+ * not injectable matched, a warning on stderr says so and how to change it. `--json` gives the
  * structured result instead.
  */
 import type { Command } from 'commander';
@@ -80,5 +81,9 @@ async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags)
     tags: flags.tags,
     secrecy: flags.secrecy,
   });
+  if (result.non_injectable > 0) {
+    const n = result.non_injectable;
+    ctx.warn(`nothing injectable matched; ${n} matching item${n === 1 ? ' is' : 's are'} not injectable: ${result.hint ?? ''}`);
+  }
   return { kind: 'block', text: result.inject_text, data: { ...result } };
 }

@@ -49,7 +49,7 @@ export function configure(command: Command, run: Runner): void {
     .argument('<name>', 'workspace name')
     .action(
       run(async (ctx: CliContext, name: string): Promise<CommandOutput> => {
-        const engram = await ctx.open({ write: true });
+        const engram = await ctx.open();
         const { removed } = await engram.removeWorkspace(name);
         return { kind: 'data', view: 'workspaces', data: { removed: true, workspaces: [removed] } };
       }),
