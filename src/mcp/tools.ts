@@ -259,12 +259,13 @@ export const TOOLS: readonly Tool[] = [
       + 'prompt injection are rejected; instruction-like text and proposals without provenance_hint are quarantined '
       + '(stored, never recalled until verified; the entry says why and what would have avoided it). Say where each '
       + 'one comes from: "provenance_hint": {"source_id": "docs/auth.md", "source_kind": "doc"}, or just '
-      + '"provenance_hint": "docs/auth.md". At most 10 proposals per turn.',
+      + '"provenance_hint": "docs/auth.md". A summary that replaces stored memories lists them in "supersedes": [ids] '
+      + '(recall then uses it instead). At most 10 proposals per turn.',
     input: z.strictObject({
       items: z
         .union([z.string().max(200_000), z.array(z.looseObject({})).max(100)])
         .describe(
-          'JSON array of {title, content, type, tags, provenance_hint, why_store}; provenance_hint is '
+          'JSON array of {title, content, type, tags, provenance_hint, why_store, supersedes}; provenance_hint is '
           + '{"source_id": "docs/auth.md", "source_kind": "doc"} or a string taken as the source_id',
         ),
       scope: scope.optional(),
