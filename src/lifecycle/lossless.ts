@@ -133,8 +133,11 @@ export function shapeOf(text: string): string {
  * means no distinguishing token differs.
  */
 export function differences(before: string, after: string): string[] {
-  const a = tokensOf(before);
-  const b = tokensOf(after);
+  return tokenDifferences(tokensOf(before), tokensOf(after));
+}
+
+/** {@link differences} of two texts' tokens. */
+export function tokenDifferences(a: readonly Token[], b: readonly Token[]): string[] {
   // Longest common subsequence of the normalised words (texts are at most a few thousand words).
   const width = b.length + 1;
   const lcs = new Uint32Array((a.length + 1) * width);

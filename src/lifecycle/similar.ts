@@ -13,10 +13,13 @@ import { hasCjk, type Segmenter } from '../search/segment.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { contentSimilarity, similarityFeatures } from './consolidate.js';
-import { differences, itemText, saidText, says, shapeOf } from './lossless.js';
+import { itemText, type SaidText, saidText, says, shapeOf, type Token, tokenDifferences, tokensOf } from './lossless.js';
 
 /** Word Jaccard at or above which a stored item is reported as similar to a write. */
 export const SIMILAR_WORDS = 0.6;
+/** How many of the longest words (values aside) the second probe asks for together. */
+const ALL_TERMS = 4;
+const HAS_NUMBER = /\p{N}/u;
 /** How many of the newest items sharing a probe word are compared per write. */
 export const SIMILAR_CANDIDATES = 20;
 /** How many near-duplicates are reported. */
@@ -46,12 +49,22 @@ export interface SimilarItem {
   differs_in?: string[];
 }
 
+interface Comparable {
+  id: string;
+  said: SaidText;
+  tokens: Token[];
+}
+
+const comparable = (item: MemoryItem): Comparable => ({
+  id: item.id,
+  said: saidText(item),
+  tokens: tokensOf(itemText(item)),
+});
+
 /** How a stored item relates to a written one (see {@link SimilarItem}). */
-export function compareItems(stored: MemoryItem, written: MemoryItem, similarity: number): SimilarItem {
-  const a = saidText(stored);
-  const b = saidText(written);
-  const differs = differences(itemText(stored), itemText(written));
-  const kind = says(a, b) || says(b, a)
+function compareWith(stored: Comparable, written: Comparable, similarity: number): SimilarItem {
+  const differs = tokenDifferences(stored.tokens, written.tokens);
+  const kind = says(stored.said, written.said) || says(written.said, stored.said)
     ? 'near-duplicate'
     : differs.some((d) => !d.startsWith('∅') && !d.endsWith('∅')) ? 'possible-contradiction' : 'related';
   return { id: stored.id, similarity, kind, ...(differs.length > 0 ? { differs_in: differs } : {}) };
@@ -69,22 +82,33 @@ export function findSimilar(store: Store, item: MemoryItem, segment: Segmenter |
   const words = segment !== undefined && hasCjk(text) ? queryTerms(text, segment, Infinity) : [...mine.words];
   const { match } = buildFtsQuery(probeTerms(words).join(' '), { mode: 'any', segment });
   if (match === undefined) return [];
-  // A second probe, every word but the values: it reaches an older item that says all this one
-  // says, or says it with other numbers (a possible contradiction), however many items are newer.
-  const plain = words.filter((w) => !/\p{N}/u.test(w)).slice(0, MAX_TERMS);
-  const all = plain.length > 0 ? buildFtsQuery(plain.join(' '), { mode: 'all', segment }).match : undefined;
+  // A second probe, items holding all of its longest words but the values: it reaches an older item
+  // that says all this one says, or says it with other numbers (a possible contradiction), even
+  // when many items sharing a word are newer.
+  const plain = words.filter((w) => !HAS_NUMBER.test(w));
+  const longest = [...plain].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, ALL_TERMS);
+  const all = longest.length > 0 ? buildFtsQuery(longest.join(' '), { mode: 'all', segment }).match : undefined;
   const found = new Map<string, MemoryItem>();
   for (const other of store.newestMatches(match, SIMILAR_CANDIDATES)) found.set(other.id, other);
   if (all !== undefined) for (const other of store.newestMatches(all, SIMILAR_CANDIDATES)) found.set(other.id, other);
   const score = (other: MemoryItem) => Math.round(contentSimilarity(mine, similarityFeatures(other)) * 1000) / 1000;
-  const shape = shapeOf(itemText(item));
+  // The same shape needs the same words but the values: a set check first, the shape only then.
+  const plainSet = new Set([...mine.words].filter((w) => !HAS_NUMBER.test(w)));
+  const samePlain = (other: MemoryItem) => {
+    const theirs = [...similarityFeatures(other).words].filter((w) => !HAS_NUMBER.test(w));
+    return theirs.length === plainSet.size && theirs.every((w) => plainSet.has(w));
+  };
+  let shape: string | undefined;
+  const sameShape = (other: MemoryItem) =>
+    samePlain(other) && shapeOf(itemText(other)) === (shape ??= shapeOf(itemText(item)));
+  const written = comparable(item);
   return [...found.values()]
     .filter((other) => other.id !== item.id && other.scope === item.scope && !other.archived && !other.quarantined)
     .map((other) => ({ other, similarity: score(other) }))
-    .filter(({ other, similarity }) => similarity >= SIMILAR_WORDS || shapeOf(itemText(other)) === shape)
+    .filter(({ other, similarity }) => similarity >= SIMILAR_WORDS || sameShape(other))
     .sort((a, b) => b.similarity - a.similarity || (a.other.id < b.other.id ? -1 : 1))
     .slice(0, REPORTED)
-    .map(({ other, similarity }) => compareItems(other, item, similarity));
+    .map(({ other, similarity }) => compareWith(comparable(other), written, similarity));
 }
 
 /**
