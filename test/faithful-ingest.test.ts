@@ -94,6 +94,30 @@ test('re-ingesting a directory archives the chunks of files gone from it; --no-p
   assert.equal((cli(['get', revived[0]?.id ?? '', '--db', db]).json?.item as { archived: boolean }).archived, false);
 });
 
+test('a file first named on its own, or recorded before roots were kept, is pruned once a walk of its directory has met it', (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'm.db');
+  mkdirSync(join(dir, 'docs'));
+  writeFileSync(join(dir, 'docs', 'a.md'), 'Alpha.\n');
+  writeFileSync(join(dir, 'docs', 'b.md'), 'Beta.\n');
+  assert.equal(cli(['ingest', '--db', db, 'docs/a.md'], { cwd: dir }).code, 0);
+  assert.equal(cli(['ingest', '--db', db, 'docs/b.md'], { cwd: dir }).code, 0);
+  const raw = new Database(db);
+  raw.prepare('UPDATE corpus_hashes SET root = NULL, scope = NULL').run();
+  raw.close();
+  const walk = cli(['ingest', '--db', db, 'docs'], { cwd: dir });
+  assert.equal(totals(walk).unchanged, 2);
+  assert.deepEqual(query(db, 'SELECT root, scope FROM corpus_hashes').map((r) => JSON.stringify(r)), [
+    JSON.stringify({ root: join(dir, 'docs'), scope: 'project' }),
+    JSON.stringify({ root: join(dir, 'docs'), scope: 'project' }),
+  ]);
+  rmSync(join(dir, 'docs', 'a.md'));
+  rmSync(join(dir, 'docs', 'b.md'));
+  const pruned = cli(['ingest', '--db', db, 'docs'], { cwd: dir });
+  assert.deepEqual((pruned.json?.files as FileRow[]).map((f) => [f.path, f.status]), [['docs/a.md', 'removed'], ['docs/b.md', 'removed']]);
+  assert.equal(live(db, 'docs/a.md').length + live(db, 'docs/b.md').length, 0);
+});
+
 test('a removed file shows in the text report', (t) => {
   const dir = tempDir(t);
   const db = join(dir, 'm.db');
@@ -208,4 +232,23 @@ test('a recalled chunk shows its path relative to the ingest root and its line r
   const recall = cli(['recall', 'green slot', '--tags', 'fake'], { cwd: dir });
   assert.match(recall.stdout, /tags=fake\] ---\n\\source: docs\/guide\.md lines 1-7\nRollbacks use the green slot\./);
   assert.equal(/^source:/m.test(recall.stdout), false);
+});
+
+test('a private key block longer than a chunk is refused in every chunk it reaches: no line of it is stored', (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'm.db');
+  const block = hostile('secret', /^rsa private key \/ context 1$/);
+  const body = block.split('\n').filter((line) => !line.startsWith('-----'));
+  assert.ok(block.length > 300 && body.length >= 4, 'the fixture spans several 80-character chunks');
+  writeFileSync(join(dir, 'keys.md'), `Rotate the deploy key every quarter.\n\n${block}\n\nThe public half lives in the vault.\n`);
+  const run = cli(['ingest', '--db', db, 'keys.md', '--chunk-tokens', '20'], { cwd: dir });
+  assert.equal(run.code, 1);
+  const file = byPath(run)['keys.md'];
+  assert.equal(file?.status, 'partial');
+  assert.ok((file?.refused?.length ?? 0) >= 3, 'every chunk of the block is refused');
+  assert.ok(file?.refused?.every((r) => r.rules.includes('secret.private-key')));
+  const stored = live(db, 'keys.md').map((i) => i.content).join('');
+  assert.match(stored, /Rotate the deploy key every quarter\./);
+  assert.match(stored, /The public half lives in the vault\./);
+  for (const line of body) assert.equal(stored.includes(line), false, 'no line of the key is stored');
 });

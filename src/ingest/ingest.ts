@@ -14,10 +14,11 @@ import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
 import { isEngramError } from '../errors.js';
-import { type AdmissionHook, admitWrite, rejectedRules } from '../items/admission.js';
+import { type Admission, type AdmissionHook, admitWrite, rejectedRules } from '../items/admission.js';
 import { createItem, nextVersion } from '../items/build-item.js';
 import { policyDetails, recordWrite } from '../items/journal.js';
 import { MAX_CONTENT_CHARS } from '../policy/rules.js';
+import { secretSpans } from '../policy/secret-spans.js';
 import { indexText, prepareIndexing } from '../search/index-text.js';
 import type { CorpusFile, Store } from '../store/store.js';
 import type { ItemType, MemoryItem, Tier } from '../types.js';
@@ -166,6 +167,22 @@ function lineRange(r: { line_start: number; line_end: number }): string {
   return `lines ${r.line_start}–${r.line_end}`;
 }
 
+/**
+ * Per chunk, the secret rules whose match in the whole text reaches into it: a key block longer
+ * than a chunk is refused in every chunk it spans, not only in the one with its header.
+ */
+function secretReach(text: string, chunks: readonly Chunk[]): string[][] {
+  const spans = secretSpans(text);
+  let cursor = 0;
+  return chunks.map((chunk) => {
+    // Chunks are consecutive slices of the text (only whitespace can fall between them).
+    const found = text.indexOf(chunk.content, cursor);
+    const start = found < 0 ? cursor : found;
+    cursor = start + chunk.content.length;
+    return [...new Set(spans.filter((s) => s.start < cursor && s.end > start).map((s) => s.rule))];
+  });
+}
+
 /** True when nothing is at `path` any more (a permission error is not "gone"). */
 function isGone(path: string): boolean {
   try {
@@ -303,6 +320,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     const fileHash = sha256(bytes);
     const key = entry.kind === 'file' ? entry.path : `stdin:${fileHash}`;
     const previous = store.getCorpusFile(corpus, key);
+    if (previous?.sha256 === fileHash && entry.kind === 'file' && entry.walked && !settings.dryRun) adopt(previous, entry.root);
     if (previous?.sha256 === fileHash && previous.refused === 0) {
       file.status = 'unchanged';
       file.chunks = previous.item_ids.length;
@@ -327,6 +345,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     const at = context.now();
     const planned: Planned[] = [];
     const refused: RefusedChunk[] = [];
+    const reach = secretReach(extracted.text, chunks);
     for (const [i, chunk] of chunks.entries()) {
       const item = createItem(newItemId(), {
         content: chunk.content,
@@ -351,12 +370,19 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
         },
         injectable: settings.injectable === true,
       }, at);
+      let admitted: Admission | undefined;
+      let rejected: string[] = [];
       try {
-        const admitted = admitWrite(item, { operation: 'ingest', actor: context.actor, now: at }, context.admit);
-        planned.push({ item: admitted.item, chunk, rules: policyDetails(admitted.policy) });
+        admitted = admitWrite(item, { operation: 'ingest', actor: context.actor, now: at }, context.admit);
       } catch (error) {
         const rules = isEngramError(error) ? rejectedRules(error) : undefined;
         if (rules === undefined) throw error;
+        rejected = rules;
+      }
+      const rules = [...new Set([...rejected, ...(reach[i] ?? [])])];
+      if (admitted !== undefined && rules.length === 0) {
+        planned.push({ item: admitted.item, chunk, rules: policyDetails(admitted.policy) });
+      } else {
         refused.push({ chunk: i + 1, line_start: chunk.line_start, line_end: chunk.line_end, rules });
       }
     }
@@ -383,6 +409,17 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     const record = { key, fileHash, size: bytes.length, root: entry.kind === 'file' && entry.walked ? entry.root : null, refused: refused.length };
     const written = store.transaction(() => writeFile(record, planned, oldIds, at));
     Object.assign(file, { status, ...written.counts });
+  }
+
+  /**
+   * An unchanged file found by walking `root` belongs to it from now on (so does a file recorded
+   * before roots were kept, with the scope its chunks are in): a later re-ingest of `root` prunes it.
+   */
+  function adopt(record: CorpusFile, root: string): void {
+    if (record.root === root && record.scope !== null) return;
+    const first = record.item_ids[0] === undefined ? undefined : store.getItem(record.item_ids[0]);
+    const recordScope = record.scope ?? first?.scope ?? scope;
+    store.transaction(() => store.setCorpusRoot(corpus, record.path, root, recordScope));
   }
 
   /** True when `ids` are live items holding exactly the planned chunks, in order. */

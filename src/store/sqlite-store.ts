@@ -209,6 +209,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     ),
     corpusFilesUnder: db.prepare('SELECT * FROM corpus_hashes WHERE corpus_id = ? AND root = ? AND scope = ? ORDER BY path'),
     removeCorpusFile: db.prepare('DELETE FROM corpus_hashes WHERE corpus_id = ? AND path = ?'),
+    setCorpusRoot: db.prepare('UPDATE corpus_hashes SET root = ?, scope = ? WHERE corpus_id = ? AND path = ?'),
     clearCorpusChunks: db.prepare('DELETE FROM corpus_chunks WHERE file_id = ?'),
     addCorpusChunk: db.prepare('INSERT INTO corpus_chunks (file_id, position, item_id) VALUES (?, ?, ?)'),
     chunkShared: db.prepare(
@@ -532,6 +533,8 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       }),
     listCorpusFilesUnder: (corpusId, root, scope) =>
       guard(() => (statements.corpusFilesUnder.all(corpusId, root, scope) as CorpusRow[]).map(corpusFile)),
+    setCorpusRoot: (corpusId, path, root, scope) =>
+      guard(() => void statements.setCorpusRoot.run(root, scope, corpusId, path)),
     removeCorpusFile: (corpusId, path) => guard(() => statements.removeCorpusFile.run(corpusId, path).changes > 0),
     putCorpusFile: (file) =>
       guard(() => {

@@ -176,6 +176,8 @@ export interface Store {
   putCorpusFile(file: CorpusFile): void;
   /** The files recorded as found by walking `root` in this corpus, with chunks in `scope`. */
   listCorpusFilesUnder(corpusId: string, root: string, scope: string): CorpusFile[];
+  /** Sets where a recorded file was found and its chunks' scope (records older than schema v9). */
+  setCorpusRoot(corpusId: string, path: string, root: string, scope: string): void;
   /** Forgets a file's ingest record (its chunk items stay); true when there was one. */
   removeCorpusFile(corpusId: string, path: string): boolean;
   /** True when a file other than (corpusId, path) lists this item among its chunks. */
