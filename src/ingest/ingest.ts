@@ -6,11 +6,8 @@
  *
  * A chunk the policy refuses is left out and reported (chunk number, line range, rule ids — never
  * its text); the file's other chunks are stored and the file is `partial`. Re-ingesting a
- * directory archives the chunks of files recorded from that same directory and scope that are
- * gone from disk (`removed`), one transaction per file, and forgets their record so that a file
- * coming back is ingested anew.
+ * directory archives the chunks of the files gone from it (`removed`, see prune.ts).
  */
-import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
 import { isEngramError } from '../errors.js';
@@ -27,6 +24,7 @@ import { newItemId } from '../util/ids.js';
 import { type Chunk, chunkText } from './chunk.js';
 import { type Extracted, ExtractError, extract } from './extract/index.js';
 import { detectByName, type Family, kindName, looksBinary } from './formats.js';
+import { pruneRemoved } from './prune.js';
 import { resolveSources, type SourceEntry } from './sources.js';
 
 export const DEFAULT_CHUNK_TOKENS = 1800;
@@ -183,16 +181,6 @@ function secretReach(text: string, chunks: readonly Chunk[]): string[][] {
   });
 }
 
-/** True when nothing is at `path` any more (a permission error is not "gone"). */
-function isGone(path: string): boolean {
-  try {
-    return !statSync(path).isFile();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR';
-  }
-}
-
 function overlaps(a: { line_start: number; line_end: number }, b: Record<string, unknown> | null): boolean {
   const start = Number(b?.line_start);
   const end = Number(b?.line_end);
@@ -253,12 +241,9 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
   }
   if (settings.prune !== false) {
     const present = new Set(entries.flatMap((e) => (e.kind === 'file' ? [e.path] : [])));
-    for (const root of roots) {
-      for (const gone of store.listCorpusFilesUnder(corpus, root, scope)) {
-        if (present.has(gone.path) || !gone.path.startsWith(root + sep) || !isGone(gone.path)) continue;
-        add(prune(gone));
-      }
-    }
+    const { actor, now } = context;
+    const dryRun = settings.dryRun === true;
+    pruneRemoved({ store, actor, now, cwd, corpus, scope, roots, present, dryRun }).forEach(add);
   }
   settings.onProgress?.({ ...progress, current: '' });
   return report;
@@ -269,35 +254,6 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     report.totals[file.status]++;
     report.totals.chunks += file.chunks;
     report.totals.bytes += file.bytes;
-  }
-
-  /** Archives the chunks of a file gone from its directory and forgets its record. */
-  function prune(gone: CorpusFile): FileReport {
-    const file: FileReport = {
-      path: toPosix(relative(cwd, gone.path)),
-      status: 'removed',
-      chunks: 0,
-      deduplicated: 0,
-      archived: 0,
-      bytes: 0,
-    };
-    const archive = () => {
-      let count = 0;
-      const at = context.now();
-      for (const id of new Set(gone.item_ids)) {
-        const old = store.getItem(id);
-        if (old === undefined || old.archived || store.isChunkShared(id, corpus, gone.path)) continue;
-        count++;
-        if (settings.dryRun) continue;
-        const item = nextVersion(old, { ...old, archived: true }, at);
-        store.updateItem(item);
-        recordWrite(store, context.actor, item, 'archive', { reason: 'source file removed', source: old.source });
-      }
-      if (!settings.dryRun) store.removeCorpusFile(corpus, gone.path);
-      return count;
-    };
-    file.archived = settings.dryRun ? archive() : store.transaction(archive);
-    return file;
   }
 
   async function ingestOne(entry: SourceEntry, file: FileReport): Promise<void> {
