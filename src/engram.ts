@@ -633,7 +633,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         },
         { store, actor, now, admit: options.admit },
       );
-      return !report.dry_run && report.totals.ingested > 0 ? withAuto(report) : report;
+      return !report.dry_run && report.totals.ingested + report.totals.partial > 0 ? withAuto(report) : report;
     },
 
     async pull(text, input = {}) {

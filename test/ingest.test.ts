@@ -101,6 +101,8 @@ test('every format extracts its text: text, code, Markdown, HTML, XML, CSV, JSON
     { ...guide?.provenance, file_sha256: typeof guide?.provenance?.file_sha256 },
     {
       source_path: 'guide.md',
+      relative_path: 'guide.md',
+      ingest_root: '.',
       source_kind: 'markdown',
       format: 'text',
       line_start: 1,
@@ -220,7 +222,7 @@ test('bad inputs each get a clear status and the rest of the run completes', asy
   assert.doesNotMatch(run.stdout + run.stderr, /ghp_aB3d/, 'the rejected secret is not echoed');
 });
 
-test('directories honour .gitignore, skip .git / node_modules / .engram, and --include / --exclude', (t) => {
+test('directories honour .gitignore, skip dotfiles (.git, .engram, .gitignore) and node_modules, and --include / --exclude', (t) => {
   const dir = tempDir(t);
   for (const d of ['.git', 'node_modules/pkg', '.engram', 'dist', 'src', 'docs']) mkdirSync(join(dir, d), { recursive: true });
   const write = (path: string) => writeFileSync(join(dir, path), `content of ${path}\n`);
@@ -228,7 +230,7 @@ test('directories honour .gitignore, skip .git / node_modules / .engram, and --i
   writeFileSync(join(dir, '.gitignore'), 'dist/\n*.log\n');
   const paths = (args: string[]) =>
     (cli(['ingest', '--dry-run', ...args], { cwd: dir }).json?.files as { path: string }[]).map((f) => f.path).sort();
-  assert.deepEqual(paths(['.']), ['.gitignore', 'docs/guide.md', 'src/a.test.ts', 'src/a.ts']);
+  assert.deepEqual(paths(['.']), ['docs/guide.md', 'src/a.test.ts', 'src/a.ts']);
   assert.deepEqual(paths(['.', '--include', '*.ts', '--exclude', '*.test.ts']), ['src/a.ts']);
   assert.deepEqual(paths(['src/*.ts']), ['src/a.test.ts', 'src/a.ts']);
   const auto = cli(['ingest', 'docs/guide.md', '--format', 'auto', '--db', join(dir, 'auto.db')], { cwd: dir });
@@ -236,7 +238,7 @@ test('directories honour .gitignore, skip .git / node_modules / .engram, and --i
   const item = cli(['list', '--db', join(dir, 'auto.db')]).json?.items as { tags: string[]; type: string }[];
   assert.deepEqual(item[0]?.tags, ['markdown', 'docs'], '--format auto reaches ingest, not the output format');
   const dry = cli(['ingest', '--dry-run', '.'], { cwd: dir });
-  assert.equal((dry.json?.totals as Record<string, number>).ingested, 4);
+  assert.equal((dry.json?.totals as Record<string, number>).ingested, 3);
   assert.equal(cli(['stats'], { cwd: dir }).json?.total ?? 0, 0, 'a dry run writes nothing');
 });
 
@@ -296,7 +298,7 @@ test('push --source: only the block on stdout, ingest status on stderr, idempote
   assert.equal(cli(['init', dir]).code, 0);
   const first = cli(['push', 'jwt token expiry', '--source', 'docs'], { cwd: dir });
   assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stdout, /^\[ENGRAM_MEMORY format_version=1 type=memory_recall matched=1 injected=1 budget=1500\]\n--- ITEM 1\/1 \[MEM-[0-9a-f]{12} \| note \| stm \| tags=markdown,docs\] ---\nAuthentication\n# Authentication\n\nLogin uses JWT/);
+  assert.match(first.stdout, /^\[ENGRAM_MEMORY format_version=1 type=memory_recall matched=1 injected=1 budget=1500\]\n--- ITEM 1\/1 \[MEM-[0-9a-f]{12} \| note \| stm \| tags=markdown,docs\] ---\nsource: auth\.md lines 1-3\nAuthentication\n# Authentication\n\nLogin uses JWT/);
   assert.match(first.stderr, /ingested 2 file\(s\), 0 unchanged/);
   const second = cli(['push', 'jwt token expiry', '--source', 'docs'], { cwd: dir });
   assert.equal(second.stdout.replace(/tokens_used=\d+/, ''), first.stdout.replace(/tokens_used=\d+/, ''));

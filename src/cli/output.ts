@@ -194,16 +194,26 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
     ].join('\n\n');
   },
   ingest: (d, p) => {
-    const files = d.files as { path: string; status: string; reason?: string; note?: string; chunks: number }[];
+    type Row = { path: string; status: string; reason?: string; note?: string; chunks: number; archived: number };
+    const files = d.files as Row[];
     const t = d.totals as Record<string, number>;
-    const mark: Record<string, (s: string) => string> = { failed: p.red, skipped: p.yellow, unchanged: p.dim };
+    const mark: Record<string, (s: string) => string> = {
+      failed: p.red, partial: p.red, skipped: p.yellow, unchanged: p.dim,
+    };
+    const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
     const lines = files.map((f) => {
-      const detail = [f.chunks > 0 ? `${f.chunks} chunk${f.chunks === 1 ? '' : 's'}` : '', f.reason ?? '', f.note ?? '']
+      const detail = [
+        f.chunks > 0 ? plural(f.chunks, 'chunk') : '',
+        f.status === 'removed' ? `${plural(f.archived, 'chunk')} archived` : '',
+        f.reason ?? '',
+        f.note ?? '',
+      ]
         .filter((x) => x !== '')
         .join('; ');
       return `${(mark[f.status] ?? String)(f.status.padEnd(9))} ${f.path}${detail ? `  ${p.dim(detail)}` : ''}`;
     });
-    const summary = `${d.dry_run ? 'dry run: ' : ''}${t.files} files: ${t.ingested} ingested, ${t.unchanged} unchanged, ${t.skipped} skipped, ${t.failed} failed; ${t.chunks} chunks, ${t.bytes} bytes`;
+    const more = `${t.partial ? `, ${t.partial} partial` : ''}${t.removed ? `, ${t.removed} removed` : ''}`;
+    const summary = `${d.dry_run ? 'dry run: ' : ''}${t.files} files: ${t.ingested} ingested, ${t.unchanged} unchanged${more}, ${t.skipped} skipped, ${t.failed} failed; ${t.chunks} chunks, ${t.bytes} bytes`;
     return [...lines, p.bold(summary)].join('\n');
   },
   workspaces: (d, p) => {

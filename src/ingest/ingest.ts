@@ -3,22 +3,28 @@
  * transaction — its new chunks, the archiving of its old ones (linked `supersedes`) and its
  * SHA-256 record — so an interrupted run never leaves a half-ingested file recorded as done, and
  * the next run picks it up. An unchanged file (same SHA-256) writes nothing.
+ *
+ * A chunk the policy refuses is left out and reported (chunk number, line range, rule ids — never
+ * its text); the file's other chunks are stored and the file is `partial`. Re-ingesting a
+ * directory archives the chunks of the files gone from it (`removed`, see prune.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import { isEngramError } from '../errors.js';
-import { type AdmissionHook, admitWrite, rejectedRules } from '../items/admission.js';
+import { type Admission, type AdmissionHook, admitWrite, rejectedRules } from '../items/admission.js';
 import { createItem, nextVersion } from '../items/build-item.js';
 import { policyDetails, recordWrite } from '../items/journal.js';
 import { MAX_CONTENT_CHARS } from '../policy/rules.js';
+import { secretSpans } from '../policy/secret-spans.js';
 import { indexText, prepareIndexing } from '../search/index-text.js';
-import type { Store } from '../store/store.js';
+import type { CorpusFile, Store } from '../store/store.js';
 import type { ItemType, MemoryItem, Tier } from '../types.js';
 import { sha256 } from '../util/hash.js';
 import { newItemId } from '../util/ids.js';
 import { type Chunk, chunkText } from './chunk.js';
 import { type Extracted, ExtractError, extract } from './extract/index.js';
 import { detectByName, type Family, kindName, looksBinary } from './formats.js';
+import { pruneRemoved } from './prune.js';
 import { resolveSources, type SourceEntry } from './sources.js';
 
 export const DEFAULT_CHUNK_TOKENS = 1800;
@@ -42,6 +48,8 @@ export interface IngestSettings {
   corpus?: string;
   tier?: Tier;
   dryRun?: boolean;
+  /** False keeps the chunks of files gone from a re-ingested directory (default true). */
+  prune?: boolean;
   onProgress?: (progress: IngestProgress) => void;
 }
 
@@ -53,18 +61,32 @@ export interface IngestProgress {
   current: string;
 }
 
-export type FileStatus = 'ingested' | 'unchanged' | 'skipped' | 'failed';
+/**
+ * `partial`: some chunks stored, some refused by the policy; `removed`: the file is gone from the
+ * re-ingested directory and its chunks were archived.
+ */
+export type FileStatus = 'ingested' | 'unchanged' | 'partial' | 'removed' | 'skipped' | 'failed';
+
+/** A chunk the policy refused: where it is and which rules refused it; its text is kept nowhere. */
+export interface RefusedChunk {
+  chunk: number;
+  line_start: number;
+  line_end: number;
+  rules: string[];
+}
 
 export interface FileReport {
   path: string;
   status: FileStatus;
   reason?: string;
   note?: string;
+  /** Chunks the policy refused (status `partial`, or `failed` when every chunk was refused). */
+  refused?: RefusedChunk[];
   /** Chunks the file has now (new items plus identical chunks already stored). */
   chunks: number;
   /** Of those, chunks whose identical content was already stored. */
   deduplicated: number;
-  /** Old chunk items archived because the file changed. */
+  /** Old chunk items archived because the file changed or is gone. */
   archived: number;
   bytes: number;
 }
@@ -126,6 +148,39 @@ function titles(display: string, chunks: readonly Chunk[], extracted: Extracted,
   });
 }
 
+/** What the corpus record of a written file says besides its chunks. */
+interface FileRecord {
+  key: string;
+  fileHash: string;
+  size: number;
+  root: string | null;
+  refused: number;
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+
+function lineRange(r: { line_start: number; line_end: number }): string {
+  return `lines ${r.line_start}–${r.line_end}`;
+}
+
+/**
+ * Per chunk, the secret rules whose match in the whole text reaches into it: a key block longer
+ * than a chunk is refused in every chunk it spans, not only in the one with its header.
+ */
+function secretReach(text: string, chunks: readonly Chunk[]): string[][] {
+  const spans = secretSpans(text);
+  let cursor = 0;
+  return chunks.map((chunk) => {
+    // Chunks are consecutive slices of the text (only whitespace can fall between them).
+    const found = text.indexOf(chunk.content, cursor);
+    const start = found < 0 ? cursor : found;
+    cursor = start + chunk.content.length;
+    return [...new Set(spans.filter((s) => s.start < cursor && s.end > start).map((s) => s.rule))];
+  });
+}
+
 function overlaps(a: { line_start: number; line_end: number }, b: Record<string, unknown> | null): boolean {
   const start = Number(b?.line_start);
   const end = Number(b?.line_end);
@@ -155,12 +210,12 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
   const scope = settings.scope ?? 'project';
   const auto = settings.format === 'auto';
   const { cwd, include, exclude } = settings;
-  const entries = resolveSources(settings.sources, { cwd, include, exclude });
+  const { entries, roots } = resolveSources(settings.sources, { cwd, include, exclude });
   const report: IngestReport = {
     dry_run: settings.dryRun === true,
     chunk_chars: chunkChars,
     files: [],
-    totals: { files: 0, ingested: 0, unchanged: 0, skipped: 0, failed: 0, chunks: 0, bytes: 0 },
+    totals: { files: 0, ingested: 0, unchanged: 0, partial: 0, removed: 0, skipped: 0, failed: 0, chunks: 0, bytes: 0 },
   };
   const progress = { files_done: 0, files_total: entries.length, bytes: 0, chunks: 0, current: '' };
 
@@ -179,17 +234,27 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
           : `unexpected error (${(error as Error).message})`;
       if (isEngramError(error) && (error.code === 'DB_BUSY' || error.code === 'DB_ERROR')) throw error;
     }
+    add(file);
+    progress.files_done++;
+    progress.bytes += file.bytes;
+    progress.chunks += file.chunks;
+  }
+  if (settings.prune !== false) {
+    const present = new Set(entries.flatMap((e) => (e.kind === 'file' ? [e.path] : [])));
+    const { actor, now } = context;
+    const dryRun = settings.dryRun === true;
+    pruneRemoved({ store, actor, now, cwd, corpus, scope, roots, present, dryRun }).forEach(add);
+  }
+  settings.onProgress?.({ ...progress, current: '' });
+  return report;
+
+  function add(file: FileReport): void {
     report.files.push(file);
     report.totals.files++;
     report.totals[file.status]++;
     report.totals.chunks += file.chunks;
     report.totals.bytes += file.bytes;
-    progress.files_done++;
-    progress.bytes += file.bytes;
-    progress.chunks += file.chunks;
   }
-  settings.onProgress?.({ ...progress, current: '' });
-  return report;
 
   async function ingestOne(entry: SourceEntry, file: FileReport): Promise<void> {
     const detected = entry.kind === 'stdin' ? { family: 'text' as Family, ext: '' } : detectByName(entry.display);
@@ -211,7 +276,8 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     const fileHash = sha256(bytes);
     const key = entry.kind === 'file' ? entry.path : `stdin:${fileHash}`;
     const previous = store.getCorpusFile(corpus, key);
-    if (previous?.sha256 === fileHash) {
+    if (previous?.sha256 === fileHash && entry.kind === 'file' && entry.walked && !settings.dryRun) adopt(previous, entry.root);
+    if (previous?.sha256 === fileHash && previous.refused === 0) {
       file.status = 'unchanged';
       file.chunks = previous.item_ids.length;
       if (settings.injectable && !settings.dryRun) makeInjectable(previous.item_ids, file);
@@ -226,10 +292,16 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     }
     const kind = kindName(family, detected?.ext ?? '');
     const display = entry.display === '-' ? '<stdin>' : entry.display;
+    // Where the chunk comes from, relative to the directory it was ingested from (recall shows it).
+    const origin = entry.kind === 'file'
+      ? { relative_path: toPosix(relative(entry.root, entry.path)), ingest_root: toPosix(relative(cwd, entry.root)) || '.' }
+      : {};
     const chunkTitles = titles(display, chunks, extracted, auto);
     const autoTags = auto ? [kind, ...(display.includes('/') ? [slug(display.split('/')[0] ?? '')] : [])] : [];
     const at = context.now();
     const planned: Planned[] = [];
+    const refused: RefusedChunk[] = [];
+    const reach = secretReach(extracted.text, chunks);
     for (const [i, chunk] of chunks.entries()) {
       const item = createItem(newItemId(), {
         content: chunk.content,
@@ -242,6 +314,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
         source: display,
         provenance: {
           source_path: display,
+          ...origin,
           source_kind: kind,
           format: family,
           line_start: chunk.line_start,
@@ -253,34 +326,68 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
         },
         injectable: settings.injectable === true,
       }, at);
+      let admitted: Admission | undefined;
+      let rejected: string[] = [];
       try {
-        const admitted = admitWrite(item, { operation: 'ingest', actor: context.actor, now: at }, context.admit);
-        planned.push({ item: admitted.item, chunk, rules: policyDetails(admitted.policy) });
+        admitted = admitWrite(item, { operation: 'ingest', actor: context.actor, now: at }, context.admit);
       } catch (error) {
         const rules = isEngramError(error) ? rejectedRules(error) : undefined;
-        if (rules !== undefined) {
-          throw new ExtractError(
-            `POLICY_REJECTED: chunk ${i + 1} (lines ${chunk.line_start}–${chunk.line_end}): ${rules.join(', ')}; nothing from this file was stored`,
-          );
-        }
-        throw error;
+        if (rules === undefined) throw error;
+        rejected = rules;
+      }
+      const rules = [...new Set([...rejected, ...(reach[i] ?? [])])];
+      if (admitted !== undefined && rules.length === 0) {
+        planned.push({ item: admitted.item, chunk, rules: policyDetails(admitted.policy) });
+      } else {
+        refused.push({ chunk: i + 1, line_start: chunk.line_start, line_end: chunk.line_end, rules });
       }
     }
+    if (refused.length > 0) {
+      file.refused = refused;
+      const which = refused.map((r) => `chunk ${r.chunk} (${lineRange(r)}): ${r.rules.join(', ')}`).join('; ');
+      if (planned.length === 0) throw new ExtractError(`POLICY_REJECTED: ${which}; nothing from this file was stored`);
+      file.reason = `POLICY_REJECTED: ${refused.length} of ${chunks.length} chunks refused: ${which}`;
+    }
+    const status: FileStatus = refused.length > 0 ? 'partial' : 'ingested';
     file.chunks = planned.length;
     if (settings.dryRun) {
-      file.status = 'ingested';
+      file.status = status;
+      return;
+    }
+    if (previous?.sha256 === fileHash && sameChunks(previous.item_ids, planned)) {
+      // A partial file met again: the same chunks are stored and the same ones refused.
+      file.status = status;
+      if (settings.injectable) makeInjectable(previous.item_ids, file);
       return;
     }
     for (const p of planned) await prepareIndexing(p.item);
     const oldIds = previous?.item_ids ?? [];
-    const written = store.transaction(() => writeFile(key, fileHash, bytes.length, planned, oldIds, at));
-    Object.assign(file, { status: 'ingested', ...written.counts });
+    const record = { key, fileHash, size: bytes.length, root: entry.kind === 'file' && entry.walked ? entry.root : null, refused: refused.length };
+    const written = store.transaction(() => writeFile(record, planned, oldIds, at));
+    Object.assign(file, { status, ...written.counts });
+  }
+
+  /**
+   * An unchanged file found by walking `root` belongs to it from now on (so does a file recorded
+   * before roots were kept, with the scope its chunks are in): a later re-ingest of `root` prunes it.
+   */
+  function adopt(record: CorpusFile, root: string): void {
+    if (record.root === root && record.scope !== null) return;
+    const first = record.item_ids[0] === undefined ? undefined : store.getItem(record.item_ids[0]);
+    const recordScope = record.scope ?? first?.scope ?? scope;
+    store.transaction(() => store.setCorpusRoot(corpus, record.path, root, recordScope));
+  }
+
+  /** True when `ids` are live items holding exactly the planned chunks, in order. */
+  function sameChunks(ids: readonly string[], planned: readonly Planned[]): boolean {
+    return ids.length === planned.length && ids.every((id, i) => {
+      const item = store.getItem(id);
+      return item !== undefined && !item.archived && item.content_hash === planned[i]?.item.content_hash;
+    });
   }
 
   function writeFile(
-    key: string,
-    fileHash: string,
-    size: number,
+    { key, fileHash, size, root, refused }: FileRecord,
     planned: readonly Planned[],
     oldIds: readonly string[],
     at: string,
@@ -326,6 +433,9 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       size_bytes: size,
       ingested_at: at,
       item_ids: ids,
+      root,
+      scope,
+      refused,
     });
     return { ids, counts: { deduplicated, archived: archived.length } };
   }

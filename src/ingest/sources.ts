@@ -1,16 +1,32 @@
 /**
  * Source resolution for `ingest`: files, directories (recursive, honouring `.gitignore`, always
- * skipping `.git`, `node_modules` and `.engram`), glob patterns and `-` for stdin, narrowed by
+ * skipping `node_modules` and every dotfile or dot-directory such as `.git`, `.env`, `.DS_Store`:
+ * they are configuration, not content), glob patterns and `-` for stdin, narrowed by
  * `--include` / `--exclude` globs. Anything that cannot be used becomes an entry with a reason,
- * never an exception: the run goes on.
+ * never an exception: the run goes on. A file named explicitly is taken as named, dotfile or not.
+ *
+ * Every file entry knows its ingest root (the directory walked, a glob's base, a named file's
+ * directory): provenance paths are relative to it, and only files found by walking a directory
+ * named as a source are `walked` (a re-ingest of that directory prunes the ones gone since).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 
+export interface FileEntry {
+  kind: 'file';
+  path: string;
+  display: string;
+  size: number;
+  /** The ingest root: the directory walked, a glob's base, or a named file's directory. */
+  root: string;
+  /** True when the file came from walking the directory `root` (re-ingest prunes there). */
+  walked: boolean;
+}
+
 export type SourceEntry
-  = | { kind: 'file'; path: string; display: string; size: number }
+  = | FileEntry
     | { kind: 'stdin'; display: '-' }
     | { kind: 'problem'; display: string; reason: string };
 
@@ -20,7 +36,12 @@ export interface SourceOptions {
   exclude?: readonly string[];
 }
 
-const ALWAYS_SKIPPED = new Set(['.git', 'node_modules', '.engram', '.hg', '.svn']);
+const ALWAYS_SKIPPED = new Set(['node_modules']);
+
+/** Dotfiles and dot-directories (`.git`, `.env`, `.DS_Store`, `.engram`) are never content. */
+function isSkippedName(name: string): boolean {
+  return name.startsWith('.') || ALWAYS_SKIPPED.has(name);
+}
 
 function errnoReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
@@ -65,6 +86,7 @@ function walk(
   matchers: Matchers,
   filter?: (rel: string) => boolean,
 ): SourceEntry[] {
+  const walked = filter === undefined;
   const out: SourceEntry[] = [];
   const seen = new Set<string>();
   const visit = (dir: string, rules: { base: string; ig: Ignore }[]) => {
@@ -87,7 +109,7 @@ function walk(
     const own = gitignoreOf(dir);
     const active = own ? [...rules, { base: dir, ig: own }] : rules;
     for (const name of names) {
-      if (ALWAYS_SKIPPED.has(name)) continue;
+      if (isSkippedName(name)) continue;
       const path = join(dir, name);
       let isDir = false;
       let size = 0;
@@ -117,7 +139,7 @@ function walk(
       }
       const rel = toPosix(relative(root, path));
       if (!accepted(rel, matchers) || (filter && !filter(rel))) continue;
-      out.push({ kind: 'file', path, display: toPosix(relative(options.cwd, path)), size });
+      out.push({ kind: 'file', path, display: toPosix(relative(options.cwd, path)), size, root, walked });
     }
   };
   visit(root, ancestorRules(root));
@@ -142,16 +164,23 @@ function ancestorRules(root: string): { base: string; ig: Ignore }[] {
   }
 }
 
+export interface ResolvedSources {
+  entries: SourceEntry[];
+  /** The directories named as sources (absolute): where files gone since the last ingest are pruned. */
+  roots: string[];
+}
+
 /**
  * Resolves the SOURCE arguments to entries, in argument order (directories sorted inside); a
  * file reached twice is listed once.
  *
  * @example
- * resolveSources(['docs', 'src/**\/*.ts', '-'], { cwd: process.cwd(), exclude: ['*.test.ts'] });
+ * resolveSources(['docs', 'src/**\/*.ts', '-'], { cwd: process.cwd(), exclude: ['*.test.ts'] }).entries;
  */
-export function resolveSources(sources: readonly string[], options: SourceOptions): SourceEntry[] {
+export function resolveSources(sources: readonly string[], options: SourceOptions): ResolvedSources {
   const matchers = { include: matcher(options.include), exclude: matcher(options.exclude) };
   const entries: SourceEntry[] = [];
+  const roots: string[] = [];
   for (const source of sources) {
     if (source === '-') {
       entries.push({ kind: 'stdin', display: '-' });
@@ -180,15 +209,22 @@ export function resolveSources(sources: readonly string[], options: SourceOption
       entries.push({ kind: 'problem', display: source, reason });
       continue;
     }
-    if (stats.isDirectory()) entries.push(...walk(path, options, matchers));
-    else if (stats.isFile()) entries.push({ kind: 'file', path, display: toPosix(relative(options.cwd, path)) || source, size: stats.size });
-    else entries.push({ kind: 'problem', display: source, reason: 'not a regular file' });
+    if (stats.isDirectory()) {
+      if (!roots.includes(path)) roots.push(path);
+      entries.push(...walk(path, options, matchers));
+    } else if (stats.isFile()) {
+      const display = toPosix(relative(options.cwd, path)) || source;
+      entries.push({ kind: 'file', path, display, size: stats.size, root: dirname(path), walked: false });
+    } else {
+      entries.push({ kind: 'problem', display: source, reason: 'not a regular file' });
+    }
   }
   const seen = new Set<string>();
-  return entries.filter((e) => {
+  const unique = entries.filter((e) => {
     if (e.kind !== 'file') return true;
     if (seen.has(e.path)) return false;
     seen.add(e.path);
     return true;
   });
+  return { entries: unique, roots };
 }

@@ -200,6 +200,8 @@ export const ingestInputSchema = z.strictObject({
   corpus: text.min(1).optional(),
   tier: tier.optional(),
   dry_run: z.boolean().optional(),
+  /** False keeps the chunks of files gone from a re-ingested directory. */
+  prune: z.boolean().optional(),
 });
 
 export type IngestInput = z.input<typeof ingestInputSchema>;

@@ -5,15 +5,18 @@
  *
  *   [ENGRAM_MEMORY format_version=1 type=memory_recall matched=5 injected=3 budget=1500]
  *   --- ITEM 1/3 [MEM-abc123def456 | fact | ltm | tags=oracle,cve] ---
+ *   source: docs/guide.md lines 12-40   (ingested chunks only: from provenance, never from text)
  *   <title>            (omitted when the item has no title)
  *   <content>
  *   ...
  *   [/ENGRAM_MEMORY tokens_used=342]
  *
  * tokens_used is the estimate of the whole block, footer included; it never exceeds the budget.
+ * A title or content whose first line starts with `source:` is escaped as `\source:` (see provenance-line.ts).
  */
 import type { MemoryItem } from '../types.js';
 import { estimateTokens } from './estimate-tokens.js';
+import { escapeSourceLine, provenanceLine } from './provenance-line.js';
 
 export type RecallMode = 'inject' | 'catalog' | 'hybrid';
 
@@ -52,8 +55,10 @@ const label = (item: MemoryItem) => item.title || item.content.replace(/\s+/g, '
 
 function itemBlock(item: MemoryItem, index: string, total: string): string {
   const head = `--- ITEM ${index}/${total} [${item.id} | ${item.type} | ${item.tier} | tags=${item.tags.join(',')}] ---`;
+  const source = provenanceLine(item);
   // Trailing blank lines (ingested chunks keep them) would only pad the block.
-  return `${head}\n${item.title === '' ? '' : `${item.title}\n`}${item.content.trimEnd()}\n`;
+  const body = escapeSourceLine(`${item.title === '' ? '' : `${item.title}\n`}${item.content.trimEnd()}\n`);
+  return `${head}\n${source === undefined ? '' : `${source}\n`}${body}`;
 }
 
 function header(matched: number, injected: number | string, budget: number): string {

@@ -200,12 +200,16 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     corpusFile: db.prepare('SELECT * FROM corpus_hashes WHERE corpus_id = ? AND path = ?'),
     corpusChunks: db.prepare('SELECT item_id FROM corpus_chunks WHERE file_id = ? ORDER BY position').pluck(),
     upsertCorpusFile: db.prepare(
-      `INSERT INTO corpus_hashes (corpus_id, path, sha256, size_bytes, chunks, ingested_at)
-       VALUES (@corpus_id, @path, @sha256, @size_bytes, @chunks, @ingested_at)
+      `INSERT INTO corpus_hashes (corpus_id, path, sha256, size_bytes, chunks, ingested_at, root, scope, refused)
+       VALUES (@corpus_id, @path, @sha256, @size_bytes, @chunks, @ingested_at, @root, @scope, @refused)
        ON CONFLICT (corpus_id, path) DO UPDATE SET sha256 = excluded.sha256, size_bytes = excluded.size_bytes,
-         chunks = excluded.chunks, ingested_at = excluded.ingested_at
+         chunks = excluded.chunks, ingested_at = excluded.ingested_at, root = coalesce(excluded.root, root),
+         scope = excluded.scope, refused = excluded.refused
        RETURNING id`,
     ),
+    corpusFilesUnder: db.prepare('SELECT * FROM corpus_hashes WHERE corpus_id = ? AND root = ? AND scope = ? ORDER BY path'),
+    removeCorpusFile: db.prepare('DELETE FROM corpus_hashes WHERE corpus_id = ? AND path = ?'),
+    setCorpusRoot: db.prepare('UPDATE corpus_hashes SET root = ?, scope = ? WHERE corpus_id = ? AND path = ?'),
     clearCorpusChunks: db.prepare('DELETE FROM corpus_chunks WHERE file_id = ?'),
     addCorpusChunk: db.prepare('INSERT INTO corpus_chunks (file_id, position, item_id) VALUES (?, ?, ?)'),
     chunkShared: db.prepare(
@@ -306,6 +310,11 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
   };
 
   const deleteCount = (sql: string, id: string): number => db.prepare(sql).run(id).changes;
+  type CorpusRow = Omit<CorpusFile, 'item_ids'> & { id: number; chunks: number };
+  const corpusFile = (row: CorpusRow): CorpusFile => {
+    const { id, chunks: _chunks, ...file } = row;
+    return { ...file, item_ids: statements.corpusChunks.all(id) as string[] };
+  };
 
   return {
     path,
@@ -519,12 +528,14 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       }),
     getCorpusFile: (corpusId, path) =>
       guard((): CorpusFile | undefined => {
-        type Row = Omit<CorpusFile, 'item_ids'> & { id: number; chunks: number };
-        const row = statements.corpusFile.get(corpusId, path) as Row | undefined;
-        if (row === undefined) return undefined;
-        const { id, chunks: _chunks, ...file } = row;
-        return { ...file, item_ids: statements.corpusChunks.all(id) as string[] };
+        const row = statements.corpusFile.get(corpusId, path) as CorpusRow | undefined;
+        return row === undefined ? undefined : corpusFile(row);
       }),
+    listCorpusFilesUnder: (corpusId, root, scope) =>
+      guard(() => (statements.corpusFilesUnder.all(corpusId, root, scope) as CorpusRow[]).map(corpusFile)),
+    setCorpusRoot: (corpusId, path, root, scope) =>
+      guard(() => void statements.setCorpusRoot.run(root, scope, corpusId, path)),
+    removeCorpusFile: (corpusId, path) => guard(() => statements.removeCorpusFile.run(corpusId, path).changes > 0),
     putCorpusFile: (file) =>
       guard(() => {
         const { item_ids: itemIds, ...record } = file;

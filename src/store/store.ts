@@ -93,6 +93,12 @@ export interface CorpusFile {
   size_bytes: number;
   ingested_at: string;
   item_ids: string[];
+  /** The directory walked when the file was found in one (absolute), else null. */
+  root: string | null;
+  /** The scope of its chunks. */
+  scope: string | null;
+  /** Chunks the policy refused (stored nowhere); more than 0 makes the file `partial`. */
+  refused: number;
 }
 
 /** Rows removed by a hard delete, per table. */
@@ -163,8 +169,17 @@ export interface Store {
 
   /** The ingest record of a file, by corpus and path. */
   getCorpusFile(corpusId: string, path: string): CorpusFile | undefined;
-  /** Records a file as ingested with its chunk items, replacing any earlier record of it. */
+  /**
+   * Records a file as ingested with its chunk items, replacing any earlier record of it; a null
+   * `root` keeps the root of an earlier record (a file named directly is still under its directory).
+   */
   putCorpusFile(file: CorpusFile): void;
+  /** The files recorded as found by walking `root` in this corpus, with chunks in `scope`. */
+  listCorpusFilesUnder(corpusId: string, root: string, scope: string): CorpusFile[];
+  /** Sets where a recorded file was found and its chunks' scope (records older than schema v9). */
+  setCorpusRoot(corpusId: string, path: string, root: string, scope: string): void;
+  /** Forgets a file's ingest record (its chunk items stay); true when there was one. */
+  removeCorpusFile(corpusId: string, path: string): boolean;
   /** True when a file other than (corpusId, path) lists this item among its chunks. */
   isChunkShared(itemId: string, corpusId: string, path: string): boolean;
 

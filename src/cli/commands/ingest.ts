@@ -1,7 +1,7 @@
 /**
  * `engram ingest SOURCE...`: files, directories, globs and `-` (stdin) into chunk items with
  * provenance. A progress line on stderr (on a terminal), a per-file report on stdout; exit 1 when
- * any file failed (the others are stored all the same).
+ * any file failed or had a chunk refused by the policy (the rest is stored all the same).
  */
 import type { Command } from 'commander';
 import type { Tier } from '../../types.js';
@@ -22,6 +22,7 @@ export interface IngestFlags {
   include?: string[];
   exclude?: string[];
   dryRun?: boolean;
+  prune?: boolean;
   auto?: boolean;
 }
 
@@ -46,6 +47,7 @@ export async function runIngest(ctx: CliContext, sources: string[], flags: Inges
     include: flags.include,
     exclude: flags.exclude,
     dry_run: flags.dryRun,
+    prune: flags.prune,
     // Bytes, not text: invalid UTF-8 gets the same fallback and file hash as on disk.
     readStdin: () => readStdinBytes(ctx.stdin),
     onProgress: (p) =>
@@ -72,6 +74,7 @@ export function configure(command: Command, run: Runner): void {
     .addOption(listOption('--include <globs>', 'only files matching these globs (relative to each directory)'))
     .addOption(listOption('--exclude <globs>', 'skip files matching these globs'))
     .option('--dry-run', 'read, extract, chunk and check everything; write nothing')
+    .option('--no-prune', 'keep the chunks of files gone from a re-ingested directory (default: archive them)')
     .option('--no-auto', 'no automatic consolidation after this ingest (or ENGRAM_AUTO_CONSOLIDATE=off)')
     .addHelpText(
       'after',
@@ -84,7 +87,9 @@ export function configure(command: Command, run: Runner): void {
     .action(
       run(async (ctx: CliContext, sources: string[], flags: IngestFlags): Promise<CommandOutput> => {
         const report = await runIngest(ctx, sources, flags);
-        return { kind: 'data', view: 'ingest', data: { ...report }, exitCode: report.totals.failed > 0 ? 1 : 0 };
+        // Exit 1 when a file failed or a chunk was refused: the report on stdout says which.
+        const incomplete = report.totals.failed + report.totals.partial > 0;
+        return { kind: 'data', view: 'ingest', data: { ...report }, exitCode: incomplete ? 1 : 0 };
       }),
     );
 }

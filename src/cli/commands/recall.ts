@@ -66,8 +66,11 @@ async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags)
     const { runIngest } = await import('./ingest.js');
     const report = await runIngest(ctx, flags.source, { format: 'auto', injectable: true, scope: flags.scope });
     const t = report.totals;
-    for (const f of report.files) if (f.status === 'failed') ctx.warn(`${f.path}: ${f.reason ?? 'failed'}`);
-    ctx.info(`ingested ${t.ingested} file(s), ${t.unchanged} unchanged, ${t.skipped} skipped, ${t.failed} failed (${t.chunks} chunks)`);
+    for (const f of report.files) {
+      if (f.status === 'failed' || f.status === 'partial') ctx.warn(`${f.path}: ${f.reason ?? f.status}`);
+    }
+    const more = `${t.partial ? `${t.partial} partial, ` : ''}${t.removed ? `${t.removed} removed, ` : ''}`;
+    ctx.info(`ingested ${t.ingested} file(s), ${t.unchanged} unchanged, ${more}${t.skipped} skipped, ${t.failed} failed (${t.chunks} chunks)`);
   }
   const engram = await ctx.open();
   const result = await engram.recall({

@@ -3,6 +3,7 @@
  * nodes, with per-format rules for which elements hold text and which end a paragraph, a cell or
  * a line. Entities are decoded. Enough for extraction; not a general XML parser.
  */
+import { decodeXML } from 'entities';
 
 export interface XmlTextRules {
   /** Elements whose text content is kept; omit to keep every text node. */
@@ -20,23 +21,10 @@ export interface XmlTextRules {
   onOpen?: (tag: string, attributes: string) => string | undefined;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: '\'' };
-
-/** Decodes the five XML entities and numeric character references. */
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
-}
-
 /** The value of attribute `name` in an attribute string. */
 export function attribute(attributes: string, name: string): string | undefined {
   const m = new RegExp(`(?:^|\\s)${name}\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(attributes);
-  return m === null ? undefined : decodeEntities(m[2] ?? m[3] ?? '');
+  return m === null ? undefined : decodeXML(m[2] ?? m[3] ?? '');
 }
 
 /** Marks the end of a table cell until the cleanup turns it into a tab. */
@@ -52,7 +40,7 @@ export function xmlText(xml: string, rules: XmlTextRules): string {
   for (const m of xml.matchAll(TOKEN)) {
     const [, closing, tag, attributes = '', selfClosing, cdata, text] = m;
     if (text !== undefined || cdata !== undefined) {
-      if (rules.textIn === undefined || depth > 0) out += cdata ?? decodeEntities(text ?? '');
+      if (rules.textIn === undefined || depth > 0) out += cdata ?? decodeXML(text ?? '');
       continue;
     }
     if (tag === undefined) continue;

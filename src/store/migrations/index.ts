@@ -7,6 +7,7 @@ import { MIGRATION_0005 } from './0005-dedup.js';
 import { MIGRATION_0006 } from './0006-live-tier.js';
 import { MIGRATION_0007 } from './0007-workspaces.js';
 import { MIGRATION_0008 } from './0008-live-memories.js';
+import { MIGRATION_0009 } from './0009-corpus-roots.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_0006,
   MIGRATION_0007,
   MIGRATION_0008,
+  MIGRATION_0009,
 ];
 
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,76 @@
+/**
+ * The other half of re-ingesting a directory: files an earlier ingest of that same directory
+ * (corpus and scope) recorded and that are gone from disk have their chunks archived — a new
+ * version and an `archive` event each, one transaction per file — and their record forgotten, so
+ * a file that comes back is ingested anew. A chunk another file shares stays; a file that still
+ * exists (now excluded by a glob or `.gitignore`) is not gone.
+ */
+import { statSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { nextVersion } from '../items/build-item.js';
+import { recordWrite } from '../items/journal.js';
+import type { CorpusFile, Store } from '../store/store.js';
+import type { FileReport } from './ingest.js';
+
+export interface PruneOptions {
+  store: Store;
+  actor: string | null;
+  now: () => string;
+  cwd: string;
+  corpus: string;
+  scope: string;
+  /** The directories named as sources (absolute). */
+  roots: readonly string[];
+  /** Files this run found (absolute paths): never gone. */
+  present: ReadonlySet<string>;
+  dryRun: boolean;
+}
+
+/** True when nothing is at `path` any more (a permission error is not "gone"). */
+function isGone(path: string): boolean {
+  try {
+    return !statSync(path).isFile();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+
+/** Archives the chunks of the files gone from `roots`; one `removed` report per file. */
+export function pruneRemoved(options: PruneOptions): FileReport[] {
+  const { store, corpus, dryRun } = options;
+  const archive = (gone: CorpusFile) => {
+    let count = 0;
+    const at = options.now();
+    for (const id of new Set(gone.item_ids)) {
+      const old = store.getItem(id);
+      if (old === undefined || old.archived || store.isChunkShared(id, corpus, gone.path)) continue;
+      count++;
+      if (dryRun) continue;
+      const item = nextVersion(old, { ...old, archived: true }, at);
+      store.updateItem(item);
+      recordWrite(store, options.actor, item, 'archive', { reason: 'source file removed', source: old.source });
+    }
+    if (!dryRun) store.removeCorpusFile(corpus, gone.path);
+    return count;
+  };
+  const reports: FileReport[] = [];
+  for (const root of options.roots) {
+    for (const gone of store.listCorpusFilesUnder(corpus, root, options.scope)) {
+      if (options.present.has(gone.path) || !gone.path.startsWith(root + sep) || !isGone(gone.path)) continue;
+      reports.push({
+        path: toPosix(relative(options.cwd, gone.path)),
+        status: 'removed',
+        chunks: 0,
+        deduplicated: 0,
+        archived: dryRun ? archive(gone) : store.transaction(() => archive(gone)),
+        bytes: 0,
+      });
+    }
+  }
+  return reports;
+}
