@@ -272,8 +272,11 @@ test('HTTP: every tool works, refuses bad input; a rate limit answers RATE_LIMIT
   assert.equal(limited?.error, 'RATE_LIMITED');
   assert.equal(limited?.retryable, true);
   assert.ok(Number(limited?.retry_after_ms) > 0 && Number(limited?.retry_after_ms) <= 1000);
+  // The bucket refills one call a second: on a slow machine a tool may get that one call, never two.
   for (const tool of TOOLS.filter((x) => x.rateLimited && x.bucket === undefined)) {
-    assert.equal(errorOf(await call(tool.name, {})).error, 'RATE_LIMITED', tool.name);
+    const first = await call(tool.name, {});
+    const answer = first.isError && errorOf(first).error === 'RATE_LIMITED' ? first : await call(tool.name, {});
+    assert.equal(errorOf(answer).error, 'RATE_LIMITED', tool.name);
   }
   const metrics = ok(await call('memory_metrics'));
   assert.equal((metrics.rate_limiter as { enabled: boolean }).enabled, true, 'metrics are never limited');
