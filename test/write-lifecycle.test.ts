@@ -59,10 +59,13 @@ test('similar writes are reported with what tells them apart; merge_similar fold
   assert.deepEqual([conflicting.action, conflicting.mode], ['created', 'new'], 'a possible contradiction is never merged');
   assert.deepEqual(conflicting.similar, [{ id: port.item.id, similarity: 0.6, kind: 'possible-contradiction', differs_in: ['5432 → 5433'] }]);
   assert.equal((await engram.get({ id: port.item.id })).content, 'Postgres listens on port 5432.');
+  const tiny = await engram.put({ content: 'Port 6379', scope: 'cache' });
+  const other6380 = await engram.put({ content: 'Port 6380', scope: 'cache' });
+  assert.deepEqual(other6380.similar?.map((s) => [s.id, s.kind, s.differs_in]), [[tiny.item.id, 'possible-contradiction', ['6379 → 6380']]], 'however short');
   const review = await engram.review();
   assert.deepEqual(
-    review.possible_contradictions.map((c) => [c.items.map((i) => i.id), c.differs_in]),
-    [[[port.item.id, conflicting.item.id], ['5432 → 5433']]],
+    review.possible_contradictions.map((c) => [c.items.map((i) => i.id), c.differs_in]).sort(),
+    [[[port.item.id, conflicting.item.id], ['5432 → 5433']], [[tiny.item.id, other6380.item.id], ['6379 → 6380']]].sort(),
     'the 15/30 minutes pair no longer has one shape once the merge added a sentence',
   );
 });

@@ -80,7 +80,8 @@ export function findSimilar(store: Store, item: MemoryItem, segment: Segmenter |
   // The probe needs CJK runs cut into the index's words; any other text has exactly `mine`'s words.
   const text = `${item.title} ${item.content}`;
   const words = segment !== undefined && hasCjk(text) ? queryTerms(text, segment, Infinity) : [...mine.words];
-  const { match } = buildFtsQuery(probeTerms(words).join(' '), { mode: 'any', segment });
+  const probe = probeTerms(words);
+  const { match } = buildFtsQuery(probe.join(' '), { mode: 'any', segment });
   if (match === undefined) return [];
   // A second probe, items holding all of its longest words but the values: it reaches an older item
   // that says all this one says, or says it with other numbers (a possible contradiction), even
@@ -90,7 +91,12 @@ export function findSimilar(store: Store, item: MemoryItem, segment: Segmenter |
   const all = longest.length > 0 ? buildFtsQuery(longest.join(' '), { mode: 'all', segment }).match : undefined;
   const found = new Map<string, MemoryItem>();
   for (const other of store.newestMatches(match, SIMILAR_CANDIDATES)) found.set(other.id, other);
-  if (all !== undefined) for (const other of store.newestMatches(all, SIMILAR_CANDIDATES)) found.set(other.id, other);
+  // When the first probe got fewer than it asked for and asked for a word that is not a value, it
+  // holds every item that says the same with other values: the second adds nothing.
+  const complete = found.size < SIMILAR_CANDIDATES && probe.some((w) => !HAS_NUMBER.test(w));
+  if (all !== undefined && !complete) {
+    for (const other of store.newestMatches(all, SIMILAR_CANDIDATES)) found.set(other.id, other);
+  }
   const score = (other: MemoryItem) => Math.round(contentSimilarity(mine, similarityFeatures(other)) * 1000) / 1000;
   // The same shape needs the same words but the values: a set check first, the shape only then.
   const plainSet = new Set([...mine.words].filter((w) => !HAS_NUMBER.test(w)));
