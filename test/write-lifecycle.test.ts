@@ -65,9 +65,25 @@ test('similar writes are reported with what tells them apart; merge_similar fold
   const review = await engram.review();
   assert.deepEqual(
     review.possible_contradictions.map((c) => [c.items.map((i) => i.id), c.differs_in]).sort(),
-    [[[port.item.id, conflicting.item.id], ['5432 → 5433']], [[tiny.item.id, other6380.item.id], ['6379 → 6380']]].sort(),
-    'the 15/30 minutes pair no longer has one shape once the merge added a sentence',
+    [
+      [[near.item.id, other.item.id], ['15 → 30']],
+      [[port.item.id, conflicting.item.id], ['5432 → 5433']],
+      [[tiny.item.id, other6380.item.id], ['6379 → 6380']],
+    ].sort(),
+    'the 15/30 minutes sentences still disagree after the merge added a sentence to one',
   );
+});
+
+test('review: one sentence of a longer note contradicting another note is listed; other subjects are not', async (t) => {
+  const engram = await openEngram({ path: ':memory:' });
+  t.after(() => engram.close());
+  const old = await engram.put({ content: 'Redis 7.2 is the cache. The session store keeps tokens for 30 days.' });
+  const fresh = await engram.put({ content: 'The session store keeps tokens for 14 days.' });
+  await engram.put({ content: 'The staging database runs Postgres 12 on port 6100' });
+  await engram.put({ content: 'The production database runs Postgres 12 on port 6101' });
+  await engram.put({ content: 'The session store keeps tokens for 14 days.', scope: 'elsewhere' });
+  const { possible_contradictions: found } = await engram.review();
+  assert.deepEqual(found.map((c) => [c.items.map((i) => i.id), c.differs_in]), [[[old.item.id, fresh.item.id], ['30 → 14']]]);
 });
 
 test('CLI: a possible contradiction is reported on write and listed side by side by review', (t) => {
