@@ -130,7 +130,7 @@ export async function storeSuite(sizes: readonly number[]): Promise<Row[]> {
         searchTimes.push(await timeMsAsync(() => engram.search({ query, k: 10 })));
         recallTimes.push(await timeMsAsync(() => engram.recall({ query })));
       }
-      // Every synthetic item is STM: the clustering pass `consolidate` (and the automatic trigger) runs.
+      // Every synthetic item is STM: the fold pass of `consolidate` (and of the automatic trigger) looks at all.
       const consolidateMs = await timeMsAsync(() => engram.consolidate({ dryRun: true }));
       const [cliQuery = ''] = queries(1);
       const cliSearch = cliTimes(dbPath, ['search', cliQuery], 15);
