@@ -501,12 +501,26 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       const context = { operation, actor, now: at, privileged };
       if (existing === undefined) {
         const { item, policy } = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
-        // Dedup on write (mem-context): the same content in the same scope reinforces the item.
+        // Dedup on write (mem-context): the same content in the same scope reinforces the item; the
+        // tags, entities and title the write brings are added to it, so nothing given is dropped.
         const duplicate = mode === 'new' ? store.findDuplicate(item.content, item.scope) : undefined;
         if (duplicate !== undefined) {
+          const united = {
+            ...duplicate,
+            title: duplicate.title || item.title,
+            tags: [...new Set([...duplicate.tags, ...item.tags])],
+            entities: [...new Set([...duplicate.entities, ...item.entities])],
+          };
+          const changed = hasChanges(duplicate, united);
+          if (changed) {
+            const next = nextVersion(duplicate, united, at);
+            store.updateItem(next, indexText(next));
+            record(next, 'update', { mode: 'dedup' });
+          }
           store.reinforce(duplicate.id, at, REINFORCE_WEIGHT);
           store.addEvent({ item_id: duplicate.id, action: 'reinforce', actor, at, details: { operation } });
-          return { action: 'unchanged', mode, item: requireItem(duplicate.id), policy, deduplicated: true };
+          const action = changed ? 'updated' : 'unchanged';
+          return { action, mode, item: requireItem(duplicate.id), policy, deduplicated: true };
         }
         const similar = mode === 'new' && fullText ? findSimilar(store, item, loadedSegmenter()) : [];
         const reported = similar.length > 0 ? { similar } : {};

@@ -51,9 +51,12 @@ test('dedup on write: the same content in the same scope reinforces the existing
   const engram = await engramIn(t);
   const first = await engram.put({ content: 'Deploys go through staging first', tags: ['deploy'] });
   const again = await engram.put({ content: '  deploys GO through\nstaging first ', tags: ['other'] });
-  assert.deepEqual([again.action, again.deduplicated, again.item.id], ['unchanged', true, first.item.id]);
-  assert.deepEqual([again.item.usage_count, again.item.weight, again.item.version], [1, 1.1, 1]);
-  assert.deepEqual(again.item.tags, ['deploy'], 'the stored item is not rewritten');
+  assert.deepEqual([again.action, again.deduplicated, again.item.id], ['updated', true, first.item.id]);
+  assert.deepEqual([again.item.usage_count, again.item.weight, again.item.version], [1, 1.1, 2]);
+  assert.deepEqual(again.item.tags, ['deploy', 'other'], 'the tags the write brings are kept');
+  assert.equal(again.item.content, 'Deploys go through staging first', 'the stored text stays');
+  const thrice = await engram.put({ content: 'Deploys go through staging first', tags: ['deploy'] });
+  assert.deepEqual([thrice.action, thrice.item.version, thrice.item.weight], ['unchanged', 2, 1.2], 'nothing new: no version');
   const elsewhere = await engram.put({ content: 'Deploys go through staging first', scope: 'infra' });
   assert.equal(elsewhere.action, 'created', 'another scope is another memory');
   await engram.delete(first.item.id);

@@ -118,7 +118,8 @@ function linkLine(link: MemoryLink, p: Palette): string {
 const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => string> = {
   item: (d, p) => itemBlock(d.item as MemoryItem, p),
   put: (d, p) =>
-    `${d.action as string} ${p.id((d.item as MemoryItem).id)} v${(d.item as MemoryItem).version}`,
+    `${d.action as string} ${p.id((d.item as MemoryItem).id)} v${(d.item as MemoryItem).version}${
+      d.deduplicated ? `  ${p.dim('(the same content was already stored: reinforced)')}` : ''}`,
   list: (d, p) => {
     const items = d.items as MemoryItem[];
     const shown = `${items.length} of ${d.total as number}${(d.offset as number) > 0 ? ` from ${d.offset as number}` : ''}`;
@@ -136,7 +137,9 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
   },
   show: (d, p) => {
     const links = d.links as MemoryLink[];
-    const footer = `\n\n${p.dim(`revisions  ${d.revisions as number}`)}${
+    const life = d.lifecycle as { decay: number; is_stale: boolean; age_days: number } | undefined;
+    const decay = life ? `\n${p.dim(`decay      ${life.decay.toFixed(3)} (${life.age_days.toFixed(1)} days since last use)${life.is_stale ? ', stale' : ''}`)}` : '';
+    const footer = `\n\n${p.dim(`revisions  ${d.revisions as number}`)}${decay}${
       links.length > 0 ? `\n${p.dim('links')}\n${links.map((l) => linkLine(l, p)).join('\n')}` : ''
     }`;
     return itemBlock(d.item as MemoryItem, p) + footer;

@@ -192,7 +192,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       `${SELECT_ITEM} WHERE i.scope = ? AND i.normalised_hash = ? AND i.archived = 0 ORDER BY i.created_at, i.id LIMIT 1`,
     ),
     reinforce: db.prepare(
-      'UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ?, weight = weight + ? WHERE id = ?',
+      'UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ?, weight = round(weight + ?, 6) WHERE id = ?',
     ),
     byContentHash: db.prepare(
       `${SELECT_ITEM} WHERE i.content_hash = ? AND i.scope = ? AND i.archived = 0 ORDER BY i.updated_at DESC LIMIT 1`,
