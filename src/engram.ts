@@ -62,6 +62,7 @@ import {
   type ConsolidationCandidates,
   type ConsolidationPlan,
   consolidate,
+  foldable,
   consolidationCandidates,
 } from './lifecycle/consolidate.js';
 import { type Decay, decayOf } from './lifecycle/decay.js';
@@ -503,7 +504,10 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         const { item, policy } = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
         // Dedup on write (mem-context): the same content in the same scope reinforces the item; the
         // tags, entities and title the write brings are added to it, so nothing given is dropped.
-        const duplicate = mode === 'new' ? store.findDuplicate(item.content, item.scope) : undefined;
+        const target = { scope: item.scope, type: item.type, injectable: item.injectable, now: at };
+        const found = mode === 'new' && !item.quarantined ? store.findDuplicate(item.content, target) : undefined;
+        // Another title is something the write says that the stored item does not: not a duplicate.
+        const duplicate = found && (found.title === '' || item.title === '' || found.title === item.title) ? found : undefined;
         if (duplicate !== undefined) {
           const united = {
             ...duplicate,
@@ -524,7 +528,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         }
         const similar = mode === 'new' && fullText ? findSimilar(store, item, loadedSegmenter()) : [];
         const reported = similar.length > 0 ? { similar } : {};
-        const closest = similar.find((s) => s.kind === 'near-duplicate');
+        // Only into an item it could fold with: same type, source, address, visibility and expiry.
+        const closest = similar.find((s) => s.kind === 'near-duplicate' && foldable(requireItem(s.id), item));
         if (closest !== undefined && mergeSimilarOne) {
           const target = requireItem(closest.id);
           const admitted = admitWrite(mergeSimilar(target, item), context, options.admit);
@@ -603,7 +608,6 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         dryRun: false,
         admit: options.admit,
         newest: AUTO_CONSOLIDATE_WINDOW,
-        memoriesOnly: true,
       });
       store.setMeta(AUTO_META_KEY, at.toISOString());
       const summary: AutoConsolidation = {

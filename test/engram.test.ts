@@ -50,7 +50,7 @@ test('mode 3: no id and no logical key creates a new item with a MEM- id', async
 test('dedup on write: the same content in the same scope reinforces the existing item', async (t) => {
   const engram = await engramIn(t);
   const first = await engram.put({ content: 'Deploys go through staging first', tags: ['deploy'] });
-  const again = await engram.put({ content: '  deploys GO through\nstaging first ', tags: ['other'] });
+  const again = await engram.put({ content: 'Deploys  go through staging first \r\n', tags: ['other'] });
   assert.deepEqual([again.action, again.deduplicated, again.item.id], ['updated', true, first.item.id]);
   assert.deepEqual([again.item.usage_count, again.item.weight, again.item.version], [1, 1.1, 2]);
   assert.deepEqual(again.item.tags, ['deploy', 'other'], 'the tags the write brings are kept');
@@ -63,6 +63,17 @@ test('dedup on write: the same content in the same scope reinforces the existing
   assert.equal((await engram.put({ content: 'Deploys go through staging first' })).action, 'created', 'archived items do not count');
   const keyed = await engram.put({ content: 'Deploys go through staging first', layer: 'project', key: 'deploy' });
   assert.equal(keyed.action, 'created', 'an addressed write is never deduplicated into another item');
+  await engram.put({ content: 'Backups run nightly' });
+  const cased = await engram.put({ content: 'backups RUN nightly' });
+  assert.equal(cased.action, 'created', 'case is part of what was said');
+  const typed = await engram.put({ content: 'Backups run nightly', type: 'decision' });
+  assert.equal(typed.action, 'created', 'another type is another memory');
+  const titled = await engram.put({ content: 'Backups run nightly', title: 'Staging' });
+  assert.deepEqual([titled.action, titled.item.title], ['updated', 'Staging'], 'a title the item lacks is added');
+  const retitled = await engram.put({ content: 'Backups run nightly', title: 'Production' });
+  assert.equal(retitled.action, 'created', 'another title is something the stored item does not say');
+  const hidden = await engram.put({ content: 'Backups run nightly', injectable: false });
+  assert.equal(hidden.action, 'created', 'never into an item of other visibility');
 });
 
 test('mode 2: layer + key (+ task, step) upserts the same item and bumps its version', async (t) => {

@@ -183,9 +183,10 @@ test('suggest ranks a task\'s items by context overlap, confidence, recency and 
 });
 
 /**
- * 20 topics, each from its own file: a full note and four that it says in full (a subset of its
- * sentences, the same sentences reordered or recased), which fold into it; and four decoys that
- * must stay: another port, one sentence more, the same sentence from another file, another type.
+ * 20 topics, each from its own file: a full note and four that it says in full (its first
+ * sentence, its first two, its last two, itself with other spacing), which fold into it; and
+ * decoys that must stay: another port, one sentence more, the same sentence from another file,
+ * another type, the note lowercased, its sentences in another order.
  */
 function consolidationFixture(): { items: Record<string, unknown>[]; groups: string[][] } {
   const items: Record<string, unknown>[] = [];
@@ -200,20 +201,22 @@ function consolidationFixture(): { items: Record<string, unknown>[]; groups: str
       `Logs of topic${g} go to /var/log/topic${g}.log.`,
     ];
     const full = s.join(' ');
-    const group = [full, s[0], `${s[0]} ${s[1]}`, `- ${s[3]}\n- ${s[2]}`, full.toLowerCase()] as string[];
+    const group = [full, s[0], `${s[0]} ${s[1]}`, `${s[2]}  ${s[3]}`, `${s.join('   ')}\r\n`] as string[];
     for (const content of group) items.push({ content, tags, source, type: 'note' });
     groups.push(group);
     items.push({ content: `Service topic${g} listens on port ${7100 + g}.`, tags, source, type: 'note' });
     items.push({ content: `${s[0]} It is owned by team Beta${g}.`, tags, source, type: 'note' });
     items.push({ content: s[0], tags, source: `notes/elsewhere-${g}.md`, type: 'note' });
     items.push({ content: s[0], tags, source, type: 'decision' });
+    items.push({ content: full.toLowerCase(), tags, source, type: 'note' });
+    items.push({ content: `${s[1]} ${s[0]}`, tags, source, type: 'note' });
   }
   return { items, groups };
 }
 
 test('consolidation folds exactly what another item says in full, deterministically; dry run writes nothing', async (t) => {
   const { items, groups } = consolidationFixture();
-  assert.equal(items.length, 180);
+  assert.equal(items.length, 220);
   const at = '2026-05-01T00:00:00.000Z';
   const dir = tempDir(t);
   const open = async (name: string) => {
@@ -229,13 +232,13 @@ test('consolidation folds exactly what another item says in full, deterministica
   const before = await a.stats();
   const plan = await a.consolidate({ dryRun: true });
   assert.deepEqual(await a.stats(), before, 'dry run: nothing written');
-  assert.equal(plan.candidates, 180);
+  assert.equal(plan.candidates, 220);
   assert.equal(plan.clusters.length, 20);
   const byId = new Map(items.map((item, i) => [`MEM-${String(i).padStart(12, '0')}`, item.content as string]));
   const merged = plan.clusters.map((c) => c.members.map((id) => byId.get(id)).sort());
   assert.deepEqual(merged.sort(), groups.map((g) => [...g].sort()).sort(), 'exactly the fold groups; no decoy joins');
   for (const [g, cluster] of plan.clusters.entries()) {
-    assert.equal(byId.get(cluster.winner), groups[g]?.[0], 'the full note wins (longest; the earlier of two equal)');
+    assert.equal(byId.get(cluster.winner), groups[g]?.[4], 'the longest wins: the full note with more spacing');
     assert.equal(cluster.kind, 'near-duplicate');
   }
   assert.deepEqual((await a.consolidate({ dryRun: true })).clusters, plan.clusters, 'same store, same plan');
@@ -244,9 +247,9 @@ test('consolidation folds exactly what another item says in full, deterministica
   const other = await b.consolidate();
   assert.deepEqual(applied.clusters.map((c) => c.result_id), other.clusters.map((c) => c.result_id), 'same result ids');
   const stats = await a.stats();
-  assert.deepEqual([stats.active, stats.by_tier.mtm], [180 - 100 + 20, 20]);
+  assert.deepEqual([stats.active, stats.by_tier.mtm], [220 - 100 + 20, 20]);
   const result = await a.get({ id: applied.clusters[0]?.result_id ?? '' });
-  assert.deepEqual([result.tier, result.injectable, result.content], ['mtm', true, groups[0]?.[0]]);
+  assert.deepEqual([result.tier, result.injectable, result.content], ['mtm', true, groups[0]?.[4]], 'its text word for word');
   assert.equal((await a.links(result.id)).filter((l) => l.type === 'supersedes').length, 5);
   for (let g = 0; g < 20; g++) {
     for (const value of [`${7000 + g}`, `${7100 + g}`, `Beta${g}`, `/var/log/topic${g}.log`]) {
@@ -354,4 +357,45 @@ test('clustering through prefix words gives exactly the clusters of the plain co
   const actual = clusterItems(items).map((c) => c.map((i) => i.id));
   assert.ok(expected.length > 20, 'the fixture forms many clusters');
   assert.deepEqual(actual, expected);
+});
+
+test('folds, dedup and merge_similar never change what recall may use, nor cross a type or a key', async (t) => {
+  let now = Date.parse('2026-06-01T00:00:00.000Z');
+  const engram = await openEngram({ path: ':memory:', clock: () => new Date(now) });
+  t.after(() => engram.close());
+  const secretLonger = await engram.put({ content: 'Customer Acme pays 40% below list price. Do not share.', injectable: false });
+  const secretShorter = await engram.put({ content: 'Customer Acme pays 40% below list price.', injectable: false });
+  const wrong = await engram.put({ content: 'The API host is api1.example.com. The API port is 8443.', validation: 'contradicted' });
+  const host = await engram.put({ content: 'The API host is api1.example.com.' });
+  const lasting = await engram.put({ content: 'Deploys need a green build. Ask Anna first.' });
+  const temporary = await engram.put({ content: 'Deploys need a green build.', expires_at: '2026-06-02T00:00:00.000Z' });
+  const plan = await engram.consolidate();
+  assert.deepEqual(plan.clusters.map((c) => c.members.sort()), [[secretLonger.item.id, secretShorter.item.id].sort()]);
+  const merged = await engram.get({ id: plan.clusters[0]?.result_id ?? '' });
+  assert.equal(merged.injectable, false, 'two hidden notes fold into a hidden one');
+  assert.deepEqual((await engram.recall({ query: 'Acme list price' })).injected, [], 'and recall still injects nothing');
+  assert.deepEqual((await engram.recall({ query: 'API host' })).injected.map((e) => e.id), [host.item.id], 'never into a contradicted item');
+  assert.equal((await engram.get({ id: temporary.item.id })).expires_at, '2026-06-02T00:00:00.000Z', 'an expiring note stays expiring');
+  assert.equal((await engram.get({ id: lasting.item.id })).archived, false);
+  assert.equal((await engram.get({ id: wrong.item.id })).archived, false);
+
+  // Dedup on write: never into an item recall leaves out or a key may rewrite.
+  now += 2 * DAY;
+  assert.equal((await engram.put({ content: 'Deploys need a green build.' })).action, 'created', 'not into an expired item');
+  assert.equal((await engram.put({ content: 'The API host is api1.example.com. The API port is 8443.' })).action, 'created', 'not into a contradicted one');
+  const keyed = await engram.put({ content: 'Database port is 5432', layer: 'project', key: 'db_port' });
+  const plain = await engram.put({ content: 'Database port is 5432', tags: ['legacy-db'] });
+  assert.notEqual(plain.item.id, keyed.item.id, 'not into a keyed item');
+  await engram.put({ content: 'Database port is 6000', layer: 'project', key: 'db_port' });
+  assert.equal((await engram.search({ query: '5432' })).count, 1, 'the plain note outlives the keyed rewrite');
+
+  // merge_similar: only into an item of the same type and address.
+  const todo = await engram.put({ content: 'Upgrade the billing database to Postgres 16 before the audit.', type: 'todo' });
+  const decided = await engram.put({
+    content: 'Upgrade the billing database to Postgres 16 before the audit. It was approved.',
+    type: 'decision',
+    merge_similar: true,
+  });
+  assert.deepEqual([decided.action, decided.item.type], ['created', 'decision']);
+  assert.equal((await engram.get({ id: todo.item.id })).version, 1, 'the todo is untouched');
 });

@@ -162,3 +162,13 @@ test('--explain shows every factor; re-ranking lifts ltm decisions; --sort and -
   assert.equal(ids(byConfidence)[0], decision.id);
   assert.equal((await engram.search({ query: 'queue' })).items[0]?.explain, undefined);
 });
+
+test('full-width and other compatibility forms are found by their plain form and by themselves', async (t) => {
+  const engram = await openEngram({ path: ':memory:' });
+  t.after(() => engram.close());
+  const stored = await engram.put({ content: 'The ＡＰＩ gateway uses ＳＳＯ login on port １１２１１.' });
+  for (const query of ['SSO', 'ＳＳＯ', 'api gateway', '11211']) {
+    assert.deepEqual((await engram.search({ query })).items.map((i) => i.id), [stored.item.id], query);
+  }
+  assert.equal((await engram.get({ id: stored.item.id })).content, 'The ＡＰＩ gateway uses ＳＳＯ login on port １１２１１.', 'stored as written');
+});

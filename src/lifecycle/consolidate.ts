@@ -1,13 +1,13 @@
 /**
  * Deterministic consolidation (memctl, KOAS; no LLM), lossless by construction. Live,
- * non-quarantined STM items are grouped by scope, type, source file and logical address — items
- * from different files or keys never merge — and inside a group an item folds into another only
- * when that other already says all of it ({@link says}: every sentence of its title and content,
- * every number, version, date, identifier, path, URL and name). Each fold group becomes one MTM
+ * non-quarantined, recallable STM memories (ingested chunks never: their file is their source) are
+ * grouped by scope, type, source file, logical address, injectability, validation, secrecy and
+ * expiry, and inside a group an item folds into another only when that other already says all of
+ * it ({@link says}: its text, as written, is a run of the other's). Each fold group becomes one MTM
  * item: the container's title and content, tags and entities united, an id derived from its
- * members, injectable, linked `supersedes` to each original, which is archived. Items that are only
- * related (same topic, different facts) stay apart: `consolidationCandidates` offers them to the
- * host model. Then MTM items promote to LTM when used ≥ 5 times, typed decision / constraint /
+ * members, linked `supersedes` to each original, which is archived. Items that are only related
+ * (same topic, different facts) stay apart: `consolidationCandidates` offers them to the host
+ * model. Then MTM items promote to LTM when used ≥ 5 times, typed decision / constraint /
  * definition, verified, or confident (≥ 0.8) with provenance.
  */
 import { admitWrite, type AdmissionHook } from '../items/admission.js';
@@ -54,8 +54,6 @@ export interface ConsolidateOptions {
   dryRun: boolean;
   /** Only the newest this many STM items (the automatic trigger's bound); all of them when absent. */
   newest?: number;
-  /** Leave ingested document chunks alone (the automatic trigger: merging them would hide parts of a file). */
-  memoriesOnly?: boolean;
   admit?: AdmissionHook;
 }
 
@@ -187,13 +185,22 @@ export interface FoldGroup {
   kind: ConsolidationCluster['kind'];
 }
 
-const isChunk = (item: MemoryItem) => item.provenance?.chunk_index !== undefined;
-
+/**
+ * What two items must share to fold: where they live and come from (scope, type, source, logical
+ * address) and how they may be used (injectable, validation, secrecy, expiry) — a fold never makes
+ * a hidden, contradicted or expiring text visible or lasting, nor hides a live one.
+ */
 const foldKey = (item: MemoryItem) =>
-  JSON.stringify([item.scope, item.type, sourceOf(item), item.layer, item.key, item.task_id, item.step_id]);
+  JSON.stringify([
+    item.scope, item.type, sourceOf(item), item.layer, item.key, item.task_id, item.step_id,
+    item.injectable, item.validation, item.secrecy, item.expires_at,
+  ]);
+
+/** Whether `a` and `b` may ever fold into one item (see {@link foldKey}). */
+export const foldable = (a: MemoryItem, b: MemoryItem): boolean => foldKey(a) === foldKey(b);
 
 /**
- * The lossless merges among `items`: inside each group of scope, type, source and logical address,
+ * The lossless merges among `items`: inside each group of the same {@link foldKey},
  * items are taken longest first and each folds into the first kept item that says all of it
  * (found through its rarest sentence), or is kept. Every folded item's text is in its winner, so
  * archiving it loses nothing.
@@ -209,8 +216,7 @@ export function foldItems(items: readonly MemoryItem[]): FoldGroup[] {
   const folds: FoldGroup[] = [];
   for (const group of groups.values()) {
     const ordered = [...group].sort((a, b) => b.content.length - a.content.length || byAge(a, b));
-    // A chunk's title is made from its file name and position ("guide.md (2/5)"): its text is its content.
-    const said: SaidText[] = ordered.map((item) => saidText(isChunk(item) ? { title: '', content: item.content } : item));
+    const said: SaidText[] = ordered.map((item) => saidText(item));
     const holders = new Map<string, number[]>();
     const folded = new Map<number, number[]>();
     for (const [i, mine] of said.entries()) {
@@ -252,7 +258,6 @@ function mergedItem({ winner, members }: FoldGroup, id: string, now: string): Me
     ...winner,
     id,
     tier: 'mtm',
-    injectable: true,
     tags: unite(members.map((m) => m.tags)),
     entities: unite(members.map((m) => m.entities)),
     confidence: Math.max(...members.map((m) => m.confidence)),
@@ -263,7 +268,6 @@ function mergedItem({ winner, members }: FoldGroup, id: string, now: string): Me
     created_at: now,
     updated_at: now,
     last_used_at: null,
-    expires_at: null,
     archived: false,
     quarantined: false,
   };
@@ -277,7 +281,10 @@ export function consolidate(store: Store, options: ConsolidateOptions): Consolid
       quarantined: 'exclude',
       sort: 'created',
       limit: options.newest,
-      chunks: options.memoriesOnly ? 'exclude' : 'include',
+      // Ingested chunks never fold: their file is their source, and re-ingest keeps them in step.
+      chunks: 'exclude',
+      // A superseded item is already out of recall: nothing may fold into it.
+      recallable: true,
     } as const;
     const live = store.listItems({ ...stm, ...(options.scope ? { scope: options.scope } : {}) }).items;
     const clusters = foldItems(live);
@@ -318,7 +325,7 @@ export function consolidate(store: Store, options: ConsolidateOptions): Consolid
     for (const { id, reasons } of plan.promotions) {
       const item = store.getItem(id);
       if (item === undefined || item.tier !== 'mtm') continue;
-      const promoted = nextVersion(item, { ...item, tier: 'ltm', injectable: true }, options.now);
+      const promoted = nextVersion(item, { ...item, tier: 'ltm' }, options.now);
       store.updateItem(promoted);
       recordWrite(store, options.actor, promoted, 'promote', { reasons });
     }

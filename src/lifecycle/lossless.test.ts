@@ -22,15 +22,43 @@ test('distinguishing tokens: numbers, versions, dates, identifiers, paths, URLs 
   assert.ok(distinguishingTokens('We met Anna').has('anna'), 'a capital inside a sentence is');
 });
 
-test('says: every sentence and every distinguishing token of the other', () => {
+test('says: the other text as written, a whole run of words of this one; a title it says too', () => {
   const full = said('Service api listens on port 7000. It is owned by team Alpha.');
-  assert.equal(says(full, said('service api listens on port 7000')), true);
-  assert.equal(says(full, said('It is owned by team Alpha.\n- Service api listens on port 7000.')), true);
+  assert.equal(says(full, said('Service api listens on port 7000.')), true);
+  assert.equal(says(full, said('Service api  listens on port 7000.\r\n')), true, 'spacing and line endings aside');
+  assert.equal(says(full, said('api listens on port 7000.')), false, 'part of a sentence is not a sentence');
+  assert.equal(says(said('Ask first.\n- port: 5432\nThen deploy.'), said('- port: 5432')), true, 'a line is a sentence');
+  assert.equal(says(full, said('It is owned by team Alpha.')), true);
   assert.equal(says(full, said('Service api listens on port 7001.')), false, 'another number');
+  assert.equal(says(full, said('Service api listens on port 700')), false, 'part of a word is not a word');
   assert.equal(says(full, said('Service api listens on port 7000. Ask Bob.')), false, 'one more sentence');
-  assert.equal(says(said('The staging database runs on port 6100'), said('The production database runs on port 6101')), false);
+  assert.equal(says(full, said('It is owned by team Alpha. Service api listens on port 7000.')), false, 'another order');
   assert.equal(says(full, said('Service api listens on port 7000.', 'Ports')), false, 'a title the other does not say');
-  assert.equal(says(said('Ports. Service api listens on port 7000.'), said('Service api listens on port 7000.', 'Ports')), true);
+  assert.equal(says(said('Service api listens on port 7000.', 'Ports'), said('Service api listens on port 7000.', 'Ports')), true);
+});
+
+test('says: what an attacker (and a careless user) tried never folds', () => {
+  const never: [string, string][] = [
+    ['## Staging\n- port: 5432\n## Production\n- port: 5433', '## Staging\n- port: 5433\n## Production\n- port: 5432'],
+    ['if debug:\n    retries = 0\nretries = 3', 'if debug:\nretries = 0\n    retries = 3'],
+    ['1. Take a backup\n2. Run the migration', '1. Run the migration\n2. Take a backup'],
+    ['The retry limit is\n5. Then we page on-call.', 'The retry limit is\n3. Then we page on-call.'],
+    ['Clock skew adjustment:\n+ 2 hours', 'Clock skew adjustment:\n- 2 hours'],
+    ['> 90% CPU for 5 minutes pages the on-call engineer.', '90% CPU for 5 minutes pages the on-call engineer.'],
+    ['2³ equals 8.', '23 equals 8'],
+    ['The ＡＰＩ gateway uses ＳＳＯ login.', 'The API gateway uses SSO login.'],
+    ['The bucket is Prod-Assets.', 'The bucket is prod-assets.'],
+    ['Drop the legacy users table?', 'Drop the legacy users table.'],
+    ['Always call user.save!', 'Always call user.save'],
+    ['Bind the listener to 2001:db8::', 'Bind the listener to 2001:db8'],
+    ['start()\n    notify()', 'start()\nnotify()'],
+    ['The feature is enabled.', 'The feature is not enabled.'],
+    ['Run migrations on Friday.', 'Do not run migrations on Friday.'],
+    ['run migrations on Friday', 'Do not run migrations on Friday'],
+  ];
+  for (const [a, b] of never) {
+    assert.equal(says(said(a), said(b)) || says(said(b), said(a)), false, `${JSON.stringify(a)} / ${JSON.stringify(b)}`);
+  }
 });
 
 test('differences and shapes: values that differ, in order, and text with its values set aside', () => {
@@ -41,4 +69,7 @@ test('differences and shapes: values that differ, in order, and text with its va
   assert.deepEqual(differences('the staging database', 'the production database'), [], 'ordinary words are not listed');
   assert.equal(shapeOf('The staging database runs Postgres 12 on port 6100'), 'the staging database runs postgres # on port #');
   assert.equal(shapeOf('Port 5432.'), shapeOf('port 5433'));
+  assert.equal(shapeOf('Redis端口是6379'), shapeOf('Redis端口是6380'));
+  assert.notEqual(shapeOf('Redis端口是6379'), shapeOf('会议在3楼'));
+  assert.deepEqual(differences('The retry limit is\n5. Then we page.', 'The retry limit is\n3. Then we page.'), ['5 → 3']);
 });

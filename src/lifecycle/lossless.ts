@@ -1,15 +1,18 @@
 /**
  * What an automatic merge may drop: only text that the kept item already says. Pure.
  *
- * - A *sentence* is a line or a sentence of a line, normalised (NFKC, case folded, spacing
- *   collapsed, list markers and closing punctuation dropped), so "Port 5432." and "- port 5432" are
- *   one sentence.
- * - An item *says* another when every sentence of the other's title and content is one of its own
- *   sentences and every distinguishing token of the other is among its own (numbers, versions,
- *   dates, identifiers, paths, URLs, capitalised names). Only then may the other fold into it.
- * - Two texts that differ only in such values ("port 5432" and "port 5433") have the same *shape*:
- *   a possible contradiction, never merged.
+ * - An item *says* another when the other's content, as written ({@link canonicalText}: line
+ *   endings and spacing aside; case, Unicode forms, punctuation, list markers and indentation
+ *   kept), appears in its content as a run of whole sentences or lines, and the other's title is
+ *   empty, its own title, or also such a run. Every sentence, number, version, date, identifier, path, URL and
+ *   name of the other is then in it, in the same order and context. Only then may the other fold
+ *   into it. "Staging port 5432, production 5433" never says "staging port 5433, production 5432".
+ * - *Sentences* (normalised loosely: NFKC, case folded, list markers and closing punctuation
+ *   dropped) only find candidates quickly; they never decide a fold.
+ * - Two texts that differ only in values ("port 5432" and "port 5433") have the same *shape*: a
+ *   possible contradiction, never merged.
  */
+import { canonicalText } from '../util/canonical-text.js';
 
 const TERMINATOR = /(?<=[.!?;])\s+|(?<=[。！？；])/u;
 const LIST_MARKER = /^(?:[-*+•>#]+|\d+[.)])\s+/u;
@@ -68,7 +71,7 @@ export interface Token {
   kind: TokenKind | undefined;
 }
 
-/** The words of a text in order, each with its kind. List markers ("-", "1.") are not words. */
+/** The words of a text in order, each with its kind. List bullets ("-", "*") are not words; "1." is a value. */
 export function tokensOf(text: string): Token[] {
   const tokens: Token[] = [];
   for (const line of text.split(/\r?\n/)) {
@@ -79,7 +82,7 @@ export function tokensOf(text: string): Token[] {
       const raw = m[0];
       if (/[.!?。！？]/u.test(line.slice(lastEnd, m.index))) start = true;
       lastEnd = m.index + raw.length;
-      const marker = first && /^(?:[-*+•>#]+|\d+[.)])$/u.test(raw);
+      const marker = first && /^[-*+•>#]+$/u.test(raw);
       first = false;
       const word = raw.replace(/[.:!?]+$/u, '');
       if (marker || !/[\p{L}\p{N}]/u.test(word)) continue;
@@ -102,28 +105,60 @@ export interface Sayable {
 
 /** Precomputed for repeated {@link says} checks. */
 export interface SaidText {
+  /** Loosely normalised sentences, to find candidates. */
   sentences: ReadonlySet<string>;
-  tokens: ReadonlySet<string>;
+  title: string;
+  content: string;
 }
 
 export function saidText(item: Sayable): SaidText {
   return {
     sentences: new Set(itemSentences(item)),
-    tokens: distinguishingTokens(`${item.title}\n${item.content}`),
+    title: canonicalText(item.title),
+    content: canonicalText(item.content),
   };
 }
 
-/** Whether `kept` says everything `other` says: folding `other` into `kept` loses no text. */
-export function says(kept: SaidText, other: SaidText): boolean {
-  for (const s of other.sentences) if (!kept.sentences.has(s)) return false;
-  for (const t of other.tokens) if (!kept.tokens.has(t)) return false;
-  return true;
+const ENDS_SENTENCE = /[.!?;:。！？；：]$/u;
+
+/**
+ * Whether `part` occurs in `whole` as a run of whole sentences: it starts where `whole` or a line
+ * starts or where a sentence ended ("… 7000. It is"), and ends where `whole` or a line ends or
+ * where its own last sentence ends. So "run migrations on Friday" is not said by "Don't run
+ * migrations on Friday", nor "90% CPU" by "> 90% CPU".
+ */
+function occursIn(whole: string, part: string): boolean {
+  if (part === '') return true;
+  for (let at = whole.indexOf(part); at >= 0; at = whole.indexOf(part, at + 1)) {
+    const end = at + part.length;
+    const before = whole.slice(0, at);
+    const starts = at === 0 || before.endsWith('\n') || /[.!?;:]\s+$/u.test(before) || /[。！？；：]\s*$/u.test(before);
+    const next = whole[end];
+    const ends = end === whole.length || next === '\n' || ((next === ' ' || next === '\t') && ENDS_SENTENCE.test(part))
+      || /[。！？；：]$/u.test(part);
+    if (starts && ends) return true;
+  }
+  return false;
 }
 
-/** A text with its values (numbers, versions, dates, URLs, paths) replaced by `#`. */
+/**
+ * Whether `kept` says everything `other` says, sentence for sentence: folding `other` into `kept`
+ * loses no text.
+ */
+export function says(kept: SaidText, other: SaidText): boolean {
+  if (!occursIn(kept.content, other.content)) return false;
+  const title = other.title;
+  return title === '' || title === kept.title || occursIn(kept.content, title) || occursIn(kept.title, title);
+}
+
+/**
+ * A text with its values set aside: URLs and paths become `#`, and so does each run of digits
+ * (with its separators: `5432`, `1.2.3`, `2026-03-01`) inside a word, so `v1.2` and `v1.3`, or
+ * `端口是6379` and `端口是6380`, share a shape while `端口是6379` and `会议在3楼` do not.
+ */
 export function shapeOf(text: string): string {
   return tokensOf(text)
-    .map((t) => (t.kind === 'value' || t.kind === 'url' || t.kind === 'path' ? '#' : t.key))
+    .map((t) => (t.kind === 'url' || t.kind === 'path' ? '#' : t.key.replace(/\p{N}+(?:[.,:/-]\p{N}+)*/gu, '#')))
     .join(' ');
 }
 
@@ -138,6 +173,8 @@ export function differences(before: string, after: string): string[] {
 
 /** {@link differences} of two texts' tokens. */
 export function tokenDifferences(a: readonly Token[], b: readonly Token[]): string[] {
+  // Past a million cells the word alignment would cost too much: the tokens one side lacks instead.
+  if (a.length * b.length > 1_000_000) return unalignedDifferences(a, b);
   // Longest common subsequence of the normalised words (texts are at most a few thousand words).
   const width = b.length + 1;
   const lcs = new Uint32Array((a.length + 1) * width);
@@ -176,4 +213,13 @@ export function tokenDifferences(a: readonly Token[], b: readonly Token[]): stri
   }
   flush();
   return out;
+}
+
+function unalignedDifferences(a: readonly Token[], b: readonly Token[]): string[] {
+  const distinct = (tokens: readonly Token[]) =>
+    new Map(tokens.filter((t) => t.kind !== undefined).map((t) => [t.key, t.text]));
+  const [from, to] = [distinct(a), distinct(b)];
+  const onlyFrom = [...from].filter(([key]) => !to.has(key)).map(([, text]) => text);
+  const onlyTo = [...to].filter(([key]) => !from.has(key)).map(([, text]) => text);
+  return onlyFrom.length + onlyTo.length > 0 ? [`${onlyFrom.join(' ') || '∅'} → ${onlyTo.join(' ') || '∅'}`] : [];
 }

@@ -19,9 +19,15 @@ export async function prepareIndexing(...texts: (string | Indexed | undefined)[]
   if (needed) await loadSegmenter();
 }
 
-/** The index text of `item` (call {@link prepareIndexing} first when it may contain CJK). */
+/**
+ * The index text of `item` (call {@link prepareIndexing} first when it may contain CJK). Text whose
+ * compatibility forms differ (full-width `ＡＰＩ`, ligatures) is indexed in its NFKC form too, as
+ * queries are: `API` and `ＡＰＩ` both find it.
+ */
 export function indexText(item: Indexed): IndexText {
   const text = textOf(item);
+  const folded = text.normalize('NFKC');
   const segment = loadedSegmenter();
-  return { segmented: segment !== undefined && hasCjk(text) ? segmentedCopy(text, segment) : '' };
+  const segmented = segment !== undefined && hasCjk(folded) ? segmentedCopy(folded, segment) : '';
+  return { segmented: folded !== text && segmented === '' ? folded : segmented };
 }

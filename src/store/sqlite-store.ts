@@ -189,7 +189,11 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     ),
     rowidOf: db.prepare('SELECT rowid FROM memory_items WHERE id = ?').pluck(),
     byNormalisedHash: db.prepare(
-      `${SELECT_ITEM} WHERE i.scope = ? AND i.normalised_hash = ? AND i.archived = 0 ORDER BY i.created_at, i.id LIMIT 1`,
+      `${SELECT_ITEM} WHERE i.scope = ? AND i.normalised_hash = ? AND i.archived = 0 AND i.quarantined = 0
+         AND i.type = ? AND i.injectable = ? AND i.key IS NULL AND i.validation != 'contradicted'
+         AND (i.expires_at IS NULL OR i.expires_at > ?)
+         AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.dst_id = i.id AND l.type = 'supersedes')
+       ORDER BY i.created_at, i.id LIMIT 1`,
     ),
     reinforce: db.prepare(
       'UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ?, weight = round(weight + ?, 6) WHERE id = ?',
@@ -493,9 +497,10 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       guard(() => {
         for (const id of ids) statements.touch.run(at, id);
       }),
-    findDuplicate: (content, scope) =>
+    findDuplicate: (content, { scope, type, injectable, now }) =>
       guard(() => {
-        const row = statements.byNormalisedHash.get(scope, normalisedHash(content)) as ItemRow | undefined;
+        const hash = normalisedHash(content);
+        const row = statements.byNormalisedHash.get(scope, hash, type, injectable ? 1 : 0, now) as ItemRow | undefined;
         return row === undefined ? undefined : rowToItem(row);
       }),
     reinforce: (id, at, weight) => guard(() => void statements.reinforce.run(at, weight, id)),

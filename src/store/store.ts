@@ -104,6 +104,14 @@ export interface CorpusFile {
 /** Rows removed by a hard delete, per table. */
 export type DeleteCounts = Record<string, number>;
 
+/** What a write must share with an item to be its duplicate (see {@link Store.findDuplicate}). */
+export interface DuplicateTarget {
+  scope: string;
+  type: string;
+  injectable: boolean;
+  now: string;
+}
+
 export interface Store {
   readonly path: string;
   /** Runs `fn` atomically as one write transaction (`BEGIN IMMEDIATE` on SQLite), retrying when busy. */
@@ -127,8 +135,13 @@ export interface Store {
    * ranking and no other filter: a bounded probe ([] without a full-text index).
    */
   newestMatches(match: string, limit: number): MemoryItem[];
-  /** The oldest live item in `scope` whose content equals `content` but for case, spacing, NFKC. */
-  findDuplicate(content: string, scope: string): MemoryItem | undefined;
+  /**
+   * The oldest item a write of `content` may reinforce instead of being stored: in `scope`, the same
+   * text but for line endings and spacing, of the same type and injectability, live, unexpired at
+   * `now`, not quarantined, contradicted or superseded, and without a logical key (an addressed
+   * item can be rewritten by its key later).
+   */
+  findDuplicate(content: string, target: DuplicateTarget): MemoryItem | undefined;
   /** Dedup reinforcement: usage + 1, last used now, weight + `weight`; no new version. */
   reinforce(id: string, at: string, weight: number): void;
   /** The newest live (non-archived) item with this content hash in this scope. */

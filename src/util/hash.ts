@@ -1,12 +1,14 @@
 /** SHA-256 hex digests, used for content addressing. */
 import { createHash } from 'node:crypto';
+import { canonicalText } from './canonical-text.js';
 
 /**
- * The hash two texts share when they say the same thing but for case, spacing and Unicode
- * compatibility forms (NFKC): what "exact duplicate" means for dedup on write.
+ * The hash two texts share when they differ only in line endings and spacing that carries no
+ * meaning ({@link canonicalText}): what "exact duplicate" means for dedup on write. Case, Unicode
+ * forms, punctuation and indentation count.
  */
 export function normalisedHash(text: string): string {
-  return sha256(text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim());
+  return sha256(canonicalText(text));
 }
 
 /** The SHA-256 of a text (as UTF-8) or of raw bytes, in hex. */
