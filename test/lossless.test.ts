@@ -39,6 +39,8 @@ function generator(seed: number) {
       source: pick(['notes/a.md', 'notes/b.md']),
       type: pick(['fact', 'fact', 'note'] as const),
       scope: pick(['project', 'project', 'other']),
+      ...(random() < 0.15 ? { injectable: false } : {}),
+      ...(random() < 0.1 ? { validation: 'contradicted' as const } : {}),
     };
   };
   return { random, pick, pool, item };
@@ -66,6 +68,21 @@ async function assertLossless(
       assert.ok(hits.some((h) => `${h.title}\n${h.content}`.toLowerCase().includes(token)), `${label}: search finds no live item with ${token}`);
     }
   }
+  // Nothing recall could use is hidden, and nothing hidden becomes usable.
+  const usable = async (items: MemoryItem[]) => {
+    // Links are read now: only those from items of the same moment count (before the run, none of its own).
+    const ids = new Set(items.map((i) => i.id));
+    const superseded = new Set<string>();
+    for (const item of items) {
+      for (const l of await engram.links(item.id)) if (l.type === 'supersedes' && ids.has(l.src_id)) superseded.add(l.dst_id);
+    }
+    const ok = items.filter((i) => i.injectable && i.validation !== 'contradicted' && !i.archived && !superseded.has(i.id));
+    return new Set(ok.flatMap((i) => textOf(i).map((x) => `${i.scope}\u0000${x}`)));
+  };
+  const [visibleBefore, visibleAfter] = [await usable(before), await usable(after)];
+  const shown = [...visibleAfter].filter((x) => !visibleBefore.has(x));
+  const hidden = [...visibleBefore].filter((x) => !visibleAfter.has(x));
+  assert.deepEqual({ shown, hidden }, { shown: [], hidden: [] }, `${label}: what recall may use changed`);
   // Stronger, per item: whatever a run archived, the item that supersedes it says in full.
   const live = new Map(after.map((i) => [i.id, i]));
   const archived = before.filter((i) => !live.has(i.id));
