@@ -74,6 +74,7 @@ import { ALL_RULES, type PolicyRule } from './policy/rules.js';
 import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
 import { explainHit, rankHits, type SearchStage, searchCascade } from './search/cascade.js';
 import type { SearchSort } from './search/rank.js';
+import type { CreatedFile } from './store/remove-empty-store.js';
 import type { DeleteCounts, ListFilter, Store } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, Workspace } from './types.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
@@ -82,6 +83,7 @@ import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
 
 export type { ImportReport } from './items/import-lines.js';
+export type { CreatedFile } from './store/remove-empty-store.js';
 export type {
   GetQuery,
   ListInput,
@@ -404,6 +406,20 @@ export function checkPolicy(subject: PolicySubject, options: PolicyOptions = {})
 
 /** Every rule of the write policy: id, group, action and description (`engram policy rules`). */
 export const POLICY_RULES: readonly PolicyRule[] = ALL_RULES;
+
+/**
+ * Removes the store file at `path` when it is still the file this process created (`created`: its
+ * device and inode) and holds nothing; returns whether it did. Close every connection to it first.
+ * The CLI's way to leave no file behind after a first write that stored nothing; see
+ * `store/remove-empty-store.ts` for why it never deletes another process's data.
+ *
+ * @example
+ * if (!(await removeEmptyStore(path, { dev, ino, birthtimeMs }))) console.error(`created store ${path}`);
+ */
+export async function removeEmptyStore(path: string, created: CreatedFile): Promise<boolean> {
+  const store = await import('./store/remove-empty-store.js');
+  return store.removeEmptyStore(path, created);
+}
 
 async function openDefaultStore(path: string, tokenizer: string | undefined): Promise<Store> {
   const { createSqliteStore } = await import('./store/sqlite-store.js');

@@ -44,8 +44,10 @@ export type CommandOutput
 export interface OpenOptions {
   /**
    * The command stores new data (put, pull, ingest, import, workspace add): a missing store is
-   * created, with one line on stderr saying where. Without it a missing store is NOT_FOUND and no
-   * file is created — reads, and changes to items that would have to exist already.
+   * created. When the command ends, one line on stderr says where if it holds something; if it
+   * holds nothing (the write failed or stored nothing) it is removed, unannounced. Without it a
+   * missing store is NOT_FOUND and no file is created — reads, and changes to items that would
+   * have to exist already.
    */
   write?: boolean;
   /**

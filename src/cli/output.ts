@@ -115,6 +115,9 @@ function linkLine(link: MemoryLink, p: Palette): string {
   return `  ${p.id(link.src_id)} --${link.type}--> ${p.id(link.dst_id)}`;
 }
 
+/** How `init` was told where the store goes, when not by DIR. */
+const INIT_SOURCE: Record<string, string> = { flag: ' (--db)', env: ' (ENGRAM_DB)' };
+
 const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => string> = {
   item: (d, p) => itemBlock(d.item as MemoryItem, p),
   put: (d, p) =>
@@ -275,7 +278,7 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
   },
   decision: (d, p) => `${d.action as string} ${p.id(d.id as string)} v${(d.item as MemoryItem).version}`,
   init: (d, p) =>
-    `${d.created ? 'Initialised' : 'Already initialised'} ${p.bold(d.path as string)}\n${p.dim('tokenizer')} ${d.fts_tokenizer as string}`,
+    `${d.created ? 'Initialised' : 'Already initialised'} ${p.bold(d.path as string)}${INIT_SOURCE[d.source as string] ?? ''}\n${p.dim('tokenizer')} ${d.fts_tokenizer as string}`,
 };
 
 function writeChunk(stream: Writable, text: string): Promise<void> {

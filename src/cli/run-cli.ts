@@ -3,7 +3,7 @@
  * declares every command, runs one, renders its data, and maps every failure to the error contract.
  */
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Command, CommanderError } from 'commander';
@@ -14,8 +14,9 @@ import { EngramError, toEngramError } from '../errors.js';
 import { SECRECY_TIERS, type Secrecy } from '../types.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
-import type { CliContext } from './context.js';
+import type { CliContext, CommandOutput } from './context.js';
 import { deferredEngram } from './deferred-engram.js';
+import { claimNewStore, dropIfEmpty, type NewStore } from './new-store.js';
 import { createOutput, type Output, type OutputFormat } from './output.js';
 import type { Runner } from './runner.js';
 
@@ -160,6 +161,12 @@ async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
   return program;
 }
 
+/** A store this run created, and the connection it opened on it (none if the open failed). */
+interface Created {
+  store: NewStore;
+  engram: Engram | undefined;
+}
+
 /** Runs the CLI once and returns the process exit code. */
 export async function runCli(io: CliIo): Promise<number> {
   const picked = pickFormat(io);
@@ -174,7 +181,25 @@ export async function runCli(io: CliIo): Promise<number> {
     stderr: io.stderr as never,
   });
   const opened: Engram[] = [];
+  /** Stores this run created (claimed with O_EXCL), with the connection it opened on each. */
+  const created: Created[] = [];
   let exitCode = 0;
+
+  /**
+   * Once the command is done, whether it succeeded or not: a store it created that holds nothing
+   * is removed (a failed command leaves everything as it was), and one that stays is announced.
+   * Commands that create a store return plain data, so closing it before rendering is safe.
+   */
+  const settleCreated = async () => {
+    for (const { store, engram } of created.splice(0)) {
+      if (engram !== undefined) {
+        engram.close();
+        const at = opened.indexOf(engram);
+        if (at >= 0) opened.splice(at, 1);
+      }
+      if (!(await dropIfEmpty(store))) output.info(`created store ${store.path}`);
+    }
+  };
 
   const run: Runner
     = (handler) =>
@@ -222,34 +247,48 @@ export async function runCli(io: CliIo): Promise<number> {
               secrecy: secrecy ?? secrecyFromEnv(io.env.ENGRAM_SECRECY),
               autoConsolidate,
             };
-            /** Opens the store, creating it (and the user store's .engram/) when it is missing. */
-            const openStore = async () => {
-              const creating = path !== ':memory:' && !existsSync(path);
-              if (creating && location.source === 'user') mkdirSync(dirname(path), { recursive: true });
+            /**
+             * Opens the store, creating it (and the user store's .engram/) when it is missing. A
+             * store `serve` creates is announced at once; one a command creates is announced, or
+             * removed if it holds nothing, when the command ends (`settleCreated`).
+             */
+            const openStore = async (announce: boolean) => {
+              const missing = path !== ':memory:' && !existsSync(path);
               // Only a store created now takes a tokenizer: an existing one keeps the one recorded in it.
-              const tokenizer = creating
+              const tokenizer = missing
                 ? (ftsTokenizer
                   ?? ftsTokenizerFromEnv(io.env.ENGRAM_FTS_TOKENIZER)
                   ?? config.fts_tokenizer
                   ?? localeFtsTokenizer(io.env))
                 : undefined;
+              const claimed = missing ? claimNewStore(path, location.source === 'user') : undefined;
+              const entry: Created | undefined = claimed && { store: claimed, engram: undefined };
+              // Tracked before the open, so that a store whose creation fails half-way is removed too.
+              if (entry !== undefined && !announce) created.push(entry);
               const engram = await openEngram({ path, ...settings, ftsTokenizer: tokenizer });
-              if (creating) output.info(`created store ${path}`);
+              if (entry === undefined) return engram;
+              if (announce) output.info(`created store ${path}`);
+              else entry.engram = engram;
               return engram;
             };
             const engram = location.exists || !defer || path === ':memory:'
-              ? await openStore()
+              ? await openStore(false)
               : deferredEngram({
                   path,
                   empty: await openEngram({ path: ':memory:', ...settings, autoConsolidate: undefined }),
                   exists: () => existsSync(path),
-                  open: openStore,
+                  open: () => openStore(true),
                 });
             opened.push(engram);
             return engram;
           },
         };
-        const result = await handler(ctx, ...args.slice(0, -1));
+        let result: CommandOutput;
+        try {
+          result = await handler(ctx, ...args.slice(0, -1));
+        } finally {
+          await settleCreated();
+        }
         await output.write(result);
         if (result.kind === 'data') exitCode = result.exitCode ?? 0;
       };

@@ -85,7 +85,7 @@ export function missingStoreError(location: StoreLocation): EngramError {
     });
   }
   return new EngramError('NOT_FOUND', `No store at ${path} (${NAMED_BY[source]})`, {
-    hint: 'Check the path, or create the store with any write to it (`engram put`, `engram import`, …); `engram init DIR` creates DIR/.engram/memory.db.',
+    hint: `Check the path, or create the store: \`engram init\` with the same ${NAMED_BY[source]}, or any write that stores something (\`engram put\`, \`engram import\`, …).`,
     details,
   });
 }

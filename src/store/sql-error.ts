@@ -37,6 +37,15 @@ export function toStoreError(error: unknown, path: string): unknown {
       cause: error,
     });
   }
+  if (code === 'SQLITE_READONLY_DBMOVED') {
+    // The file was unlinked while this connection waited to lock it: an empty store that its
+    // creator removed (see remove-empty-store.ts). Nothing was written; a new attempt opens the path afresh.
+    return new EngramError('DB_BUSY', `The store was removed while it was being opened: ${path}`, {
+      hint: 'Retry the command.',
+      details: { path, sqlite_code: code },
+      cause: error,
+    });
+  }
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
     return new EngramError('DB_ERROR', `Not a valid engram database (${message}): ${path}`, {
       hint: 'Check --db / ENGRAM_DB; restore from an `engram export` if the file is damaged.',

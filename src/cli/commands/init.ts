@@ -1,9 +1,10 @@
 /**
  * `engram init [DIR]`: create DIR/.engram with the database, config.json and a .gitignore, and say
- * which search tokenizer the store uses.
+ * which search tokenizer the store uses. Without DIR, the store `--db` or `ENGRAM_DB` names is the
+ * one created (with config.json and .gitignore when it sits in a `.engram` directory).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CONFIG_FILE, DB_FILE, STORE_DIR } from '../../config/discover-store.js';
 import {
@@ -15,16 +16,18 @@ import {
   isFtsTokenizerPreset,
   localeFtsTokenizer,
 } from '../../config/fts-tokenizer.js';
+import { EngramError } from '../../errors.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
 
-const GITIGNORE
-  = '# engram: the database is local state; config.json may be committed\nmemory.db\nmemory.db-*\n';
+function gitignore(dbFile: string): string {
+  return `# engram: the database is local state; config.json may be committed\n${dbFile}\n${dbFile}-*\n`;
+}
 
 export function configure(command: Command, run: Runner): void {
   command
-    .argument('[dir]', 'project directory (default: current directory)')
+    .argument('[dir]', 'project directory (default: the --db or ENGRAM_DB file, else the current directory)')
     .addOption(
       enumOption(
         '--fts-tokenizer <preset>',
@@ -32,7 +35,7 @@ export function configure(command: Command, run: Runner): void {
         FTS_TOKENIZER_NAMES,
       ),
     )
-    .addHelpText('after', exampleText('engram init', 'engram init ~/notes --fts-tokenizer en'))
+    .addHelpText('after', exampleText('engram init', 'engram init ~/notes --fts-tokenizer en', 'engram init --db ~/memories/work.db'))
     .action(
       run(
         async (
@@ -44,19 +47,67 @@ export function configure(command: Command, run: Runner): void {
     );
 }
 
+type InitSource = 'dir' | 'flag' | 'env';
+
+interface InitTarget {
+  /** The database file. */
+  db: string;
+  /** The `.engram` directory holding it, with config.json and .gitignore; none for a file elsewhere. */
+  storeDir: string | undefined;
+  /** DIR (or the working directory), `--db`, or `ENGRAM_DB`. */
+  source: InitSource;
+}
+
+/**
+ * Where `init` puts the store: DIR/.engram/memory.db when DIR is given; else the file `--db` or
+ * `ENGRAM_DB` names, so that the commands that follow, which find the store the same way, use the
+ * store init made; else ./.engram/memory.db.
+ */
+function initTarget(ctx: CliContext, dir: string | undefined): InitTarget {
+  const flag = ctx.dbFlag === '' ? undefined : ctx.dbFlag;
+  const env = ctx.env.ENGRAM_DB === '' ? undefined : ctx.env.ENGRAM_DB;
+  if (dir !== undefined && flag !== undefined) {
+    throw new EngramError('PARAM_ERROR', 'Give the store\'s place once: DIR or --db', {
+      hint: '`engram init DIR` creates DIR/.engram/memory.db; `engram init --db FILE` creates FILE.',
+    });
+  }
+  let named: { value: string; source: 'flag' | 'env' } | undefined;
+  if (dir === undefined && flag !== undefined) named = { value: flag, source: 'flag' };
+  else if (dir === undefined && env !== undefined) named = { value: env, source: 'env' };
+  if (named === undefined) {
+    const storeDir = join(resolve(ctx.cwd, dir ?? '.'), STORE_DIR);
+    if (env !== undefined) ctx.warn(`ENGRAM_DB=${env} is set: the other commands use that store, not this one`);
+    return { db: join(storeDir, DB_FILE), storeDir, source: 'dir' };
+  }
+  const by = named.source === 'flag' ? '--db' : 'ENGRAM_DB';
+  if (named.value === ':memory:') {
+    throw new EngramError('PARAM_ERROR', `init needs a file, not ${by} :memory:`, {
+      hint: 'An in-memory store lasts one command; give a file path.',
+    });
+  }
+  const db = resolve(ctx.cwd, named.value);
+  if (basename(dirname(db)) === STORE_DIR) return { db, storeDir: dirname(db), source: named.source };
+  if (!existsSync(dirname(db))) {
+    throw new EngramError('PARAM_ERROR', `Cannot create ${db} (${by}): directory ${dirname(db)} does not exist`, {
+      hint: 'Create the directory first, or name a file in an existing one.',
+      details: { path: db, source: named.source },
+    });
+  }
+  return { db, storeDir: undefined, source: named.source };
+}
+
 async function initCommand(
   ctx: CliContext,
   dir: string | undefined,
   flags: { ftsTokenizer?: FtsTokenizerPreset },
 ): Promise<CommandOutput> {
-  const storeDir = join(resolve(ctx.cwd, dir ?? '.'), STORE_DIR);
-  const dbPath = join(storeDir, DB_FILE);
-  const configPath = join(storeDir, CONFIG_FILE);
+  const { db: dbPath, storeDir, source } = initTarget(ctx, dir);
   const created: string[] = [];
   const { readProjectConfig } = await import('../../config/project-config.js');
-  const existing = readProjectConfig(configPath);
+  const configPath = storeDir === undefined ? undefined : join(storeDir, CONFIG_FILE);
+  const existing = configPath === undefined ? {} : readProjectConfig(configPath);
   const requested = flags.ftsTokenizer ?? ftsTokenizerFromEnv(ctx.env.ENGRAM_FTS_TOKENIZER);
-  if (!existsSync(storeDir)) {
+  if (storeDir !== undefined && !existsSync(storeDir)) {
     mkdirSync(storeDir, { recursive: true });
     created.push(storeDir);
   }
@@ -74,21 +125,24 @@ async function initCommand(
   if (requested !== undefined && requested !== tokenizer) {
     ctx.warn(`the store already uses the fts tokenizer ${tokenizer}; '${requested}' ignored (it is chosen when a store is created)`);
   }
-  if (!existsSync(configPath)) {
-    writeFileSync(configPath, `${JSON.stringify({ fts_tokenizer: tokenizer }, null, 2)}\n`);
-    created.push(configPath);
-  }
-  const gitignorePath = join(storeDir, '.gitignore');
-  if (!existsSync(gitignorePath)) {
-    writeFileSync(gitignorePath, GITIGNORE);
-    created.push(gitignorePath);
+  if (storeDir !== undefined && configPath !== undefined) {
+    if (!existsSync(configPath)) {
+      writeFileSync(configPath, `${JSON.stringify({ fts_tokenizer: tokenizer }, null, 2)}\n`);
+      created.push(configPath);
+    }
+    const gitignorePath = join(storeDir, '.gitignore');
+    if (!existsSync(gitignorePath)) {
+      writeFileSync(gitignorePath, gitignore(basename(dbPath)));
+      created.push(gitignorePath);
+    }
   }
   return {
     kind: 'data',
     view: 'init',
     data: {
-      path: storeDir,
+      path: storeDir ?? dbPath,
       db: dbPath,
+      source,
       created: created.length > 0,
       files_created: created,
       fts_tokenizer: tokenizer,
