@@ -1,11 +1,12 @@
 /**
  * Faithful ingest, end to end through the built CLI: files gone from a re-ingested directory are
  * archived (and can come back), dotfiles are not content, a refused chunk leaves the rest of its
- * file stored without keeping the secret anywhere, and a recalled chunk says where it comes from.
+ * file stored without keeping the secret anywhere — in a small file too, where the one chunk is cut
+ * into pieces around the secret — and a recalled chunk says where it comes from.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -251,4 +252,140 @@ test('a private key block longer than a chunk is refused in every chunk it reach
   assert.match(stored, /Rotate the deploy key every quarter\./);
   assert.match(stored, /The public half lives in the vault\./);
   for (const line of body) assert.equal(stored.includes(line), false, 'no line of the key is stored');
+});
+
+/**
+ * The fragments of `secret` a store could hold (the index lowercases and splits tokens), and a
+ * check that none is in the database file's raw bytes, its WAL, or `text`.
+ */
+function assertNowhere(db: string, secret: string, ...texts: string[]): void {
+  const fragments = secret.toLowerCase().split(/[^a-z0-9]+/).filter((f) => f.length >= 8);
+  assert.ok(fragments.length > 0);
+  const raw = [db, `${db}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f).toString('latin1')).join('');
+  for (const haystack of [raw, ...texts]) {
+    for (const fragment of fragments) assert.equal(haystack.toLowerCase().includes(fragment), false, `no ${fragment.length}-character fragment of the secret`);
+  }
+}
+
+type Provenance = { line_start: number; line_end: number; chunk_index: number; chunk_count: number };
+
+/** Live chunks of `source` with their provenance, in file order. */
+function chunksOf(db: string, source: string): { content: string; provenance: Provenance }[] {
+  return query<{ content: string; provenance: string }>(db, 'SELECT content, provenance FROM memory_items WHERE source = ? AND archived = 0', source)
+    .map((r) => ({ content: r.content, provenance: JSON.parse(r.provenance) as Provenance }))
+    .sort((a, b) => a.provenance.line_start - b.provenance.line_start);
+}
+
+test('a small file (one chunk) with a secret in one section: the other sections are stored and recallable, the secret nowhere (partial, exit 1)', (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'm.db');
+  mkdirSync(join(dir, 'sec'));
+  const accessKey = hostile('secret', /^aws access key \/ context 1$/);
+  const secretLine = hostile('secret', /^aws secret key \/ context 1$/);
+  const secretKey = secretLine.split('= ')[1] ?? '';
+  const text = [
+    '# Deploy', '', 'Deploys go through staging; the staging cluster mirrors production.', '',
+    '# Credentials', '', `aws_access_key_id = ${accessKey}`, secretLine, '',
+    '# Cache', '', 'The cache TTL is 300 seconds.', '',
+  ].join('\n');
+  writeFileSync(join(dir, 'sec', 'config.md'), text);
+  assert.ok(text.length < 300, 'one chunk');
+  const args = ['ingest', '--db', db, 'sec', '--injectable'];
+  const first = cli(args, { cwd: dir });
+  assert.equal(first.code, 1, first.stderr);
+  const rules = ['secret.aws-access-key', 'secret.aws-secret-key', 'secret.assignment'];
+  const report = byPath(first)['sec/config.md'];
+  assert.deepEqual(report, {
+    path: 'sec/config.md',
+    status: 'partial',
+    chunks: 2,
+    deduplicated: 0,
+    archived: 0,
+    bytes: text.length,
+    refused: [{ chunk: 2, line_start: 7, line_end: 9, rules }],
+    reason: `POLICY_REJECTED: 1 of 3 chunks refused: chunk 2 (lines 7–9): ${rules.join(', ')}`,
+  });
+
+  // The pieces keep their lines, and number themselves like the chunks of a longer file.
+  const stored = chunksOf(db, 'sec/config.md');
+  const provenance = stored.map(({ provenance: p }) => [p.line_start, p.line_end, p.chunk_index, p.chunk_count]);
+  assert.deepEqual(provenance, [
+    [1, 6, 1, 3],
+    [10, 12, 3, 3],
+  ]);
+  const lines = text.split('\n');
+  for (const c of stored) assert.equal(c.content, `${lines.slice(c.provenance.line_start - 1, c.provenance.line_end).join('\n')}\n`);
+
+  const search = cli(['search', 'staging', '--db', db]);
+  assert.equal((search.json?.items as unknown[]).length, 1);
+  assert.equal((cli(['search', 'cache TTL', '--db', db]).json?.items as unknown[]).length, 1);
+  const recall = cli(['recall', 'cache TTL', '--db', db]);
+  assert.match(recall.stdout, /source: config\.md lines 10-12\n[^\n]*\n# Cache\n\nThe cache TTL is 300 seconds\./);
+  assert.match(cli(['recall', 'staging cluster', '--db', db]).stdout, /source: config\.md lines 1-6\n[^\n]*\n# Deploy\n/);
+
+  const countRows = () => query<{ n: number }>(db, 'SELECT (SELECT count(*) FROM memory_items) + (SELECT count(*) FROM memory_events) + (SELECT count(*) FROM memory_revisions) AS n')[0]?.n;
+  const before = countRows();
+  const second = cli(args, { cwd: dir });
+  assert.equal(second.code, 1);
+  assert.deepEqual(byPath(second)['sec/config.md'], report, 'the same report again');
+  assert.equal(countRows(), before, 'a re-run writes nothing');
+
+  const exported = cli(['export', '--db', db]);
+  assert.equal(exported.code, 0);
+  assert.match(exported.stdout, /Deploys go through staging/);
+  for (const secret of [accessKey, secretKey]) {
+    assertNowhere(db, secret, exported.stdout, first.stdout, first.stderr, second.stdout, recall.stdout);
+  }
+});
+
+test('a small file whose only content is the secret is failed: nothing stored, its lines and rules reported', (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'm.db');
+  const accessKey = hostile('secret', /^aws access key \/ context 1$/);
+  writeFileSync(join(dir, 'creds.env'), `aws_access_key_id = ${accessKey}\n${hostile('secret', /^aws secret key \/ context 1$/)}\n`);
+  const run = cli(['ingest', '--db', db, 'creds.env'], { cwd: dir });
+  assert.equal(run.code, 1);
+  const file = byPath(run)['creds.env'];
+  assert.equal(file?.status, 'failed');
+  const rules = ['secret.aws-access-key', 'secret.aws-secret-key', 'secret.assignment'];
+  assert.deepEqual(file?.refused, [{ chunk: 1, line_start: 1, line_end: 2, rules }]);
+  assert.equal(file?.reason, `POLICY_REJECTED: chunk 1 (lines 1–2): ${rules.join(', ')}; nothing from this file was stored`);
+  assert.equal(live(db, 'creds.env').length, 0);
+  assertNowhere(db, accessKey, run.stdout, run.stderr);
+});
+
+test('a private key block inside a small file: the text before and after it is stored, no line of the key', (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'm.db');
+  const block = hostile('secret', /^rsa private key \/ context 1$/);
+  const blockLines = block.split('\n');
+  // One paragraph, one chunk: the key sits between two lines of text, no blank line around it.
+  writeFileSync(join(dir, 'keys.md'), `Rotate the deploy key every quarter.\n${block}\nThe public half lives in the vault.\n`);
+  const run = cli(['ingest', '--db', db, 'keys.md'], { cwd: dir });
+  assert.equal(run.code, 1);
+  const file = byPath(run)['keys.md'];
+  assert.equal(file?.status, 'partial');
+  assert.deepEqual(file?.refused, [{ chunk: 2, line_start: 2, line_end: 1 + blockLines.length, rules: ['secret.private-key'] }]);
+  const stored = chunksOf(db, 'keys.md');
+  assert.deepEqual(stored.map((c) => c.content), ['Rotate the deploy key every quarter.\n', 'The public half lives in the vault.\n']);
+  const after = 2 + blockLines.length;
+  assert.deepEqual(stored.map((c) => [c.provenance.line_start, c.provenance.line_end]), [[1, 1], [after, after]]);
+  const exported = cli(['export', '--db', db]).stdout;
+  for (const line of blockLines) {
+    assert.equal(exported.includes(line), false, 'no line of the key, not even its armour');
+    if (!line.startsWith('-----')) assertNowhere(db, line, exported, run.stdout);
+  }
+});
+
+test('--format auto: a heading in a refused piece titles nothing, so the text after it is kept', (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'm.db');
+  const accessKey = hostile('secret', /^aws access key \/ context 1$/);
+  writeFileSync(join(dir, 'notes.md'), `# Deploy\n\nStaging first.\n\n## Key ${accessKey}\nRotated every quarter.\n`);
+  const run = cli(['ingest', '--db', db, 'notes.md', '--format', 'auto'], { cwd: dir });
+  assert.equal(run.code, 1);
+  assert.deepEqual(byPath(run)['notes.md']?.refused, [{ chunk: 2, line_start: 5, line_end: 5, rules: ['secret.aws-access-key'] }]);
+  const titles = query<{ title: string }>(db, 'SELECT title FROM memory_items WHERE source = ? ORDER BY title', 'notes.md').map((r) => r.title);
+  assert.deepEqual(titles, ['Deploy (1/3)', 'Deploy — notes.md (3/3)']);
+  assertNowhere(db, accessKey, run.stdout);
 });

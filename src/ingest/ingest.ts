@@ -4,9 +4,11 @@
  * SHA-256 record — so an interrupted run never leaves a half-ingested file recorded as done, and
  * the next run picks it up. An unchanged file (same SHA-256) writes nothing.
  *
- * A chunk the policy refuses is left out and reported (chunk number, line range, rule ids — never
- * its text); the file's other chunks are stored and the file is `partial`. Re-ingesting a
- * directory archives the chunks of the files gone from it (`removed`, see prune.ts).
+ * A chunk the policy refuses is cut into pieces at sections, paragraphs and lines (split-refused.ts)
+ * and only the refused pieces are left out and reported (number, line range, rule ids — never
+ * their text); the rest of the file is stored, its pieces numbered as its chunks, and the file is
+ * `partial`. Re-ingesting a directory archives the chunks of the files gone from it (`removed`,
+ * see prune.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
@@ -15,7 +17,7 @@ import { type Admission, type AdmissionHook, admitWrite, rejectedRules } from '.
 import { createItem, nextVersion } from '../items/build-item.js';
 import { policyDetails, recordWrite } from '../items/journal.js';
 import { MAX_CONTENT_CHARS } from '../policy/rules.js';
-import { secretSpans } from '../policy/secret-spans.js';
+import { type SecretSpan, secretSpans } from '../policy/secret-spans.js';
 import { indexText, prepareIndexing } from '../search/index-text.js';
 import type { CorpusFile, Store } from '../store/store.js';
 import type { ItemType, MemoryItem, Tier } from '../types.js';
@@ -25,6 +27,7 @@ import { type Chunk, chunkText } from './chunk.js';
 import { type Extracted, ExtractError, extract } from './extract/index.js';
 import { detectByName, type Family, kindName, looksBinary } from './formats.js';
 import { pruneRemoved } from './prune.js';
+import { splitRefused } from './split-refused.js';
 import { resolveSources, type SourceEntry } from './sources.js';
 
 export const DEFAULT_CHUNK_TOKENS = 1800;
@@ -105,6 +108,20 @@ export interface IngestContext {
   admit?: AdmissionHook;
 }
 
+/** A chunk as judged, or a piece of a refused one: `start` is its offset in the text. */
+interface Unit {
+  chunk: Chunk;
+  start: number;
+  /** The admission of a whole chunk, and the title it was admitted with. */
+  admitted?: { admission: Admission; title: string | undefined };
+  refused?: string[];
+}
+
+interface Verdict {
+  admitted?: Admission;
+  rules: string[];
+}
+
 interface Planned {
   item: MemoryItem;
   chunk: Chunk;
@@ -165,20 +182,26 @@ function lineRange(r: { line_start: number; line_end: number }): string {
   return `lines ${r.line_start}–${r.line_end}`;
 }
 
-/**
- * Per chunk, the secret rules whose match in the whole text reaches into it: a key block longer
- * than a chunk is refused in every chunk it spans, not only in the one with its header.
- */
-function secretReach(text: string, chunks: readonly Chunk[]): string[][] {
-  const spans = secretSpans(text);
+/** Where each chunk starts in the text (chunks are consecutive slices; only whitespace can fall between). */
+function chunkStarts(text: string, chunks: readonly Chunk[]): number[] {
   let cursor = 0;
   return chunks.map((chunk) => {
-    // Chunks are consecutive slices of the text (only whitespace can fall between them).
     const found = text.indexOf(chunk.content, cursor);
     const start = found < 0 ? cursor : found;
     cursor = start + chunk.content.length;
-    return [...new Set(spans.filter((s) => s.start < cursor && s.end > start).map((s) => s.rule))];
+    return start;
   });
+}
+
+/**
+ * The secret rules whose match in the whole text reaches the non-blank part of [start, end): a key
+ * block longer than a chunk or a piece is refused wherever it reaches, not only where its header is.
+ */
+function secretsReaching(spans: readonly SecretSpan[], text: string, start: number, end: number): string[] {
+  const slice = text.slice(start, end);
+  const from = start + (slice.length - slice.trimStart().length);
+  const to = end - (slice.length - slice.trimEnd().length);
+  return [...new Set(spans.filter((s) => s.start < to && s.end > from).map((s) => s.rule))];
 }
 
 function overlaps(a: { line_start: number; line_end: number }, b: Record<string, unknown> | null): boolean {
@@ -296,36 +319,34 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     const origin = entry.kind === 'file'
       ? { relative_path: toPosix(relative(entry.root, entry.path)), ingest_root: toPosix(relative(cwd, entry.root)) || '.' }
       : {};
-    const chunkTitles = titles(display, chunks, extracted, auto);
     const autoTags = auto ? [kind, ...(display.includes('/') ? [slug(display.split('/')[0] ?? '')] : [])] : [];
     const at = context.now();
-    const planned: Planned[] = [];
-    const refused: RefusedChunk[] = [];
-    const reach = secretReach(extracted.text, chunks);
-    for (const [i, chunk] of chunks.entries()) {
-      const item = createItem(newItemId(), {
-        content: chunk.content,
-        title: chunkTitles[i],
-        type: auto ? typeFromPath(display) : 'note',
-        tier: settings.tier ?? 'stm',
-        scope,
-        ...(settings.corpus === undefined ? {} : { corpus_id: settings.corpus }),
-        tags: [...(settings.tags ?? []), ...autoTags].filter((t) => t !== ''),
-        source: display,
-        provenance: {
-          source_path: display,
-          ...origin,
-          source_kind: kind,
-          format: family,
-          line_start: chunk.line_start,
-          line_end: chunk.line_end,
-          file_sha256: fileHash,
-          chunk_sha256: sha256(chunk.content),
-          chunk_index: i + 1,
-          chunk_count: chunks.length,
-        },
-        injectable: settings.injectable === true,
-      }, at);
+    const build = (chunk: Chunk, title: string | undefined, index: number, count: number) => createItem(newItemId(), {
+      content: chunk.content,
+      title,
+      type: auto ? typeFromPath(display) : 'note',
+      tier: settings.tier ?? 'stm',
+      scope,
+      ...(settings.corpus === undefined ? {} : { corpus_id: settings.corpus }),
+      tags: [...(settings.tags ?? []), ...autoTags].filter((t) => t !== ''),
+      source: display,
+      provenance: {
+        source_path: display,
+        ...origin,
+        source_kind: kind,
+        format: family,
+        line_start: chunk.line_start,
+        line_end: chunk.line_end,
+        file_sha256: fileHash,
+        chunk_sha256: sha256(chunk.content),
+        chunk_index: index,
+        chunk_count: count,
+      },
+      injectable: settings.injectable === true,
+    }, at);
+    const spans = secretSpans(extracted.text);
+    /** The admitted item, or the rules refusing it (policy and secrets of the whole text reaching it). */
+    const judge = (item: MemoryItem, start: number, end: number, near: readonly SecretSpan[] = spans): Verdict => {
       let admitted: Admission | undefined;
       let rejected: string[] = [];
       try {
@@ -335,18 +356,57 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
         if (rules === undefined) throw error;
         rejected = rules;
       }
-      const rules = [...new Set([...rejected, ...(reach[i] ?? [])])];
-      if (admitted !== undefined && rules.length === 0) {
-        planned.push({ item: admitted.item, chunk, rules: policyDetails(admitted.policy) });
+      const rules = [...new Set([...rejected, ...secretsReaching(near, extracted.text, start, end)])];
+      return admitted !== undefined && rules.length === 0 ? { admitted, rules } : { rules };
+    };
+
+    // Each chunk is judged; a refused one is cut into pieces, so that one secret costs its lines
+    // only. The file's chunks are then the kept and refused pieces, numbered and titled in order.
+    const chunkTitles = titles(display, chunks, extracted, auto);
+    const starts = chunkStarts(extracted.text, chunks);
+    const units: Unit[] = [];
+    for (const [i, chunk] of chunks.entries()) {
+      const start = starts[i] ?? 0;
+      const title = chunkTitles[i];
+      const whole = judge(build(chunk, title, i + 1, chunks.length), start, start + chunk.content.length);
+      if (whole.admitted !== undefined) {
+        units.push({ chunk, start, admitted: { admission: whole.admitted, title } });
+        continue;
+      }
+      // A piece is judged against the secrets that reach its chunk (a file can have thousands).
+      const near = spans.filter((s) => s.start < start + chunk.content.length && s.end > start);
+      const pieces = splitRefused(chunk, whole.rules, (piece, from, to) => {
+        const verdict = judge(build(piece, title, i + 1, chunks.length), start + from, start + to, near);
+        return verdict.admitted === undefined ? verdict.rules : undefined;
+      });
+      for (const p of pieces) {
+        const unit = { line_start: p.line_start, line_end: p.line_end, content: p.content };
+        units.push({ chunk: unit, start: start + p.start, ...(p.refused ? { refused: p.refused } : {}) });
+      }
+    }
+    // Pieces renumber the file, and titles come from stored text only (a heading in a refused piece
+    // names nothing): a kept unit whose number or title changed is built and admitted again.
+    const renumbered = units.length !== chunks.length;
+    const unitTitles = titles(display, units.map((u) => (u.refused ? { ...u.chunk, content: '' } : u.chunk)), extracted, auto);
+    const planned: Planned[] = [];
+    const refused: RefusedChunk[] = [];
+    for (const [i, unit] of units.entries()) {
+      const { chunk, start } = unit;
+      let verdict: Verdict = { admitted: unit.admitted?.admission, rules: unit.refused ?? [] };
+      if (unit.refused === undefined && (renumbered || unit.admitted?.title !== unitTitles[i])) {
+        verdict = judge(build(chunk, unitTitles[i], i + 1, units.length), start, start + chunk.content.length);
+      }
+      if (verdict.admitted !== undefined) {
+        planned.push({ item: verdict.admitted.item, chunk, rules: policyDetails(verdict.admitted.policy) });
       } else {
-        refused.push({ chunk: i + 1, line_start: chunk.line_start, line_end: chunk.line_end, rules });
+        refused.push({ chunk: i + 1, line_start: chunk.line_start, line_end: chunk.line_end, rules: verdict.rules });
       }
     }
     if (refused.length > 0) {
       file.refused = refused;
       const which = refused.map((r) => `chunk ${r.chunk} (${lineRange(r)}): ${r.rules.join(', ')}`).join('; ');
       if (planned.length === 0) throw new ExtractError(`POLICY_REJECTED: ${which}; nothing from this file was stored`);
-      file.reason = `POLICY_REJECTED: ${refused.length} of ${chunks.length} chunks refused: ${which}`;
+      file.reason = `POLICY_REJECTED: ${refused.length} of ${units.length} chunks refused: ${which}`;
     }
     const status: FileStatus = refused.length > 0 ? 'partial' : 'ingested';
     file.chunks = planned.length;
