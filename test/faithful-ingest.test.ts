@@ -343,6 +343,8 @@ test('a small file whose only content is the secret is failed: nothing stored, i
   const db = join(dir, 'm.db');
   const accessKey = hostile('secret', /^aws access key \/ context 1$/);
   writeFileSync(join(dir, 'creds.env'), `aws_access_key_id = ${accessKey}\n${hostile('secret', /^aws secret key \/ context 1$/)}\n`);
+  // A store that exists (a failed first write into a new one leaves none behind, tested elsewhere).
+  assert.equal(cli(['init', '--db', db]).code, 0);
   const run = cli(['ingest', '--db', db, 'creds.env'], { cwd: dir });
   assert.equal(run.code, 1);
   const file = byPath(run)['creds.env'];
