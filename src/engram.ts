@@ -518,16 +518,14 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       const context = { operation, actor, now: at, privileged };
       if (existing === undefined) {
         const { item, policy } = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
-        // Dedup on write (mem-context): the same content in the same scope reinforces the item; the
-        // tags, entities and title the write brings are added to it, so nothing given is dropped.
-        const target = { scope: item.scope, type: item.type, injectable: item.injectable, now: at };
-        const found = mode === 'new' && !item.quarantined ? store.findDuplicate(item.content, target) : undefined;
-        // Another title is something the write says that the stored item does not: not a duplicate.
-        const duplicate = found && (found.title === '' || item.title === '' || found.title === item.title) ? found : undefined;
+        // Dedup on write (mem-context): the same content, title, source and address in the same scope
+        // reinforces the item; the tags and entities the write brings are added to it.
+        const { scope, type, injectable, title, source, task_id, step_id, expires_at } = item;
+        const target = { scope, type, injectable, title, source, task_id, step_id, expires_at };
+        const duplicate = mode === 'new' && !item.quarantined ? store.findDuplicate(item.content, target) : undefined;
         if (duplicate !== undefined) {
           const united = {
             ...duplicate,
-            title: duplicate.title || item.title,
             tags: [...new Set([...duplicate.tags, ...item.tags])],
             entities: [...new Set([...duplicate.entities, ...item.entities])],
           };

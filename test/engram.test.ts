@@ -50,7 +50,7 @@ test('mode 3: no id and no logical key creates a new item with a MEM- id', async
 test('dedup on write: the same content in the same scope reinforces the existing item', async (t) => {
   const engram = await engramIn(t);
   const first = await engram.put({ content: 'Deploys go through staging first', tags: ['deploy'] });
-  const again = await engram.put({ content: 'Deploys  go through staging first \r\n', tags: ['other'] });
+  const again = await engram.put({ content: 'Deploys go through staging first  \r\n', tags: ['other'] });
   assert.deepEqual([again.action, again.deduplicated, again.item.id], ['updated', true, first.item.id]);
   assert.deepEqual([again.item.usage_count, again.item.weight, again.item.version], [1, 1.1, 2]);
   assert.deepEqual(again.item.tags, ['deploy', 'other'], 'the tags the write brings are kept');
@@ -69,9 +69,12 @@ test('dedup on write: the same content in the same scope reinforces the existing
   const typed = await engram.put({ content: 'Backups run nightly', type: 'decision' });
   assert.equal(typed.action, 'created', 'another type is another memory');
   const titled = await engram.put({ content: 'Backups run nightly', title: 'Staging' });
-  assert.deepEqual([titled.action, titled.item.title], ['updated', 'Staging'], 'a title the item lacks is added');
-  const retitled = await engram.put({ content: 'Backups run nightly', title: 'Production' });
-  assert.equal(retitled.action, 'created', 'another title is something the stored item does not say');
+  assert.equal(titled.action, 'created', 'a title is part of what was said');
+  assert.equal((await engram.put({ content: 'Backups run nightly', title: 'Staging' })).action, 'unchanged', 'the same title dedups');
+  const sourced = await engram.put({ content: 'Backups run nightly', source: 'SECURITY.md' });
+  assert.equal(sourced.action, 'created', 'another source is another memory');
+  const expiring = await engram.put({ content: 'Backups run nightly', expires_at: '2099-01-01T00:00:00.000Z' });
+  assert.equal(expiring.action, 'created', 'a lasting fact never lands in an expiring item, nor the reverse');
   const hidden = await engram.put({ content: 'Backups run nightly', injectable: false });
   assert.equal(hidden.action, 'created', 'never into an item of other visibility');
 });

@@ -183,10 +183,11 @@ test('suggest ranks a task\'s items by context overlap, confidence, recency and 
 });
 
 /**
- * 20 topics, each from its own file: a full note and four that it says in full (its first
- * sentence, its first two, its last two, itself with other spacing), which fold into it; and
- * decoys that must stay: another port, one sentence more, the same sentence from another file,
- * another type, the note lowercased, its sentences in another order.
+ * 20 topics, each from its own file: a full note and three that it says in full (its first
+ * sentence, its first two, itself with trailing spaces and CRLF), which fold into it; and decoys
+ * that must stay: another port, one sentence more, the same sentence from another file, another
+ * type, the note lowercased, its sentences in another order, its last two sentences (their
+ * meaning could hang on the first).
  */
 function consolidationFixture(): { items: Record<string, unknown>[]; groups: string[][] } {
   const items: Record<string, unknown>[] = [];
@@ -201,7 +202,7 @@ function consolidationFixture(): { items: Record<string, unknown>[]; groups: str
       `Logs of topic${g} go to /var/log/topic${g}.log.`,
     ];
     const full = s.join(' ');
-    const group = [full, s[0], `${s[0]} ${s[1]}`, `${s[2]}  ${s[3]}`, `${s.join('   ')}\r\n`] as string[];
+    const group = [full, s[0], `${s[0]} ${s[1]}`, `${full}  \r\n`] as string[];
     for (const content of group) items.push({ content, tags, source, type: 'note' });
     groups.push(group);
     items.push({ content: `Service topic${g} listens on port ${7100 + g}.`, tags, source, type: 'note' });
@@ -210,6 +211,7 @@ function consolidationFixture(): { items: Record<string, unknown>[]; groups: str
     items.push({ content: s[0], tags, source, type: 'decision' });
     items.push({ content: full.toLowerCase(), tags, source, type: 'note' });
     items.push({ content: `${s[1]} ${s[0]}`, tags, source, type: 'note' });
+    items.push({ content: `${s[2]} ${s[3]}`, tags, source, type: 'note' });
   }
   return { items, groups };
 }
@@ -238,7 +240,7 @@ test('consolidation folds exactly what another item says in full, deterministica
   const merged = plan.clusters.map((c) => c.members.map((id) => byId.get(id)).sort());
   assert.deepEqual(merged.sort(), groups.map((g) => [...g].sort()).sort(), 'exactly the fold groups; no decoy joins');
   for (const [g, cluster] of plan.clusters.entries()) {
-    assert.equal(byId.get(cluster.winner), groups[g]?.[4], 'the longest wins: the full note with more spacing');
+    assert.equal(byId.get(cluster.winner), groups[g]?.[3], 'the longest wins: the full note with trailing spaces');
     assert.equal(cluster.kind, 'near-duplicate');
   }
   assert.deepEqual((await a.consolidate({ dryRun: true })).clusters, plan.clusters, 'same store, same plan');
@@ -247,10 +249,10 @@ test('consolidation folds exactly what another item says in full, deterministica
   const other = await b.consolidate();
   assert.deepEqual(applied.clusters.map((c) => c.result_id), other.clusters.map((c) => c.result_id), 'same result ids');
   const stats = await a.stats();
-  assert.deepEqual([stats.active, stats.by_tier.mtm], [220 - 100 + 20, 20]);
+  assert.deepEqual([stats.active, stats.by_tier.mtm], [220 - 80 + 20, 20]);
   const result = await a.get({ id: applied.clusters[0]?.result_id ?? '' });
-  assert.deepEqual([result.tier, result.injectable, result.content], ['mtm', true, groups[0]?.[4]], 'its text word for word');
-  assert.equal((await a.links(result.id)).filter((l) => l.type === 'supersedes').length, 5);
+  assert.deepEqual([result.tier, result.injectable, result.content], ['mtm', true, groups[0]?.[3]], 'its text word for word');
+  assert.equal((await a.links(result.id)).filter((l) => l.type === 'supersedes').length, 4);
   for (let g = 0; g < 20; g++) {
     for (const value of [`${7000 + g}`, `${7100 + g}`, `Beta${g}`, `/var/log/topic${g}.log`]) {
       const hits = (await a.search({ query: value, k: 50 })).items;

@@ -79,7 +79,9 @@ function promotionReasons(item: MemoryItem): PromotionReason[] {
   if (item.usage_count >= PROMOTE_USAGE) reasons.push('usage');
   if (PROMOTED_TYPES.has(item.type)) reasons.push('type');
   if (item.validation === 'verified') reasons.push('verified');
-  if (item.confidence >= 0.8 && item.provenance !== null && Object.keys(item.provenance).length > 0) reasons.push('confident');
+  // Where it came from counts, not that it was consolidated.
+  const sourced = Object.keys(item.provenance ?? {}).some((k) => k !== 'consolidated_from');
+  if (item.confidence >= 0.8 && sourced) reasons.push('confident');
   return reasons;
 }
 
@@ -260,9 +262,11 @@ function mergedItem({ winner, members }: FoldGroup, id: string, now: string): Me
     tier: 'mtm',
     tags: unite(members.map((m) => m.tags)),
     entities: unite(members.map((m) => m.entities)),
-    confidence: Math.max(...members.map((m) => m.confidence)),
+    // The kept text's own confidence: a fact folded into a hedged note does not make the note surer.
+    confidence: winner.confidence,
     weight: Math.max(...members.map((m) => m.weight)),
-    usage_count: members.reduce((n, m) => n + m.usage_count, 0),
+    // A recall that used several members used the fact once.
+    usage_count: Math.max(...members.map((m) => m.usage_count)),
     provenance: { ...winner.provenance, consolidated_from: members.map((m) => m.id) },
     version: 1,
     created_at: now,

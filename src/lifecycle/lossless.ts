@@ -1,12 +1,12 @@
 /**
  * What an automatic merge may drop: only text that the kept item already says. Pure.
  *
- * - An item *says* another when the other's content, as written ({@link canonicalText}: line
- *   endings and spacing aside; case, Unicode forms, punctuation, list markers and indentation
- *   kept), appears in its content as a run of whole sentences or lines, and the other's title is
- *   empty, its own title, or also such a run. Every sentence, number, version, date, identifier, path, URL and
- *   name of the other is then in it, in the same order and context. Only then may the other fold
- *   into it. "Staging port 5432, production 5433" never says "staging port 5433, production 5432".
+ * - An item *says* another when both have the same title and the other's content, as written
+ *   ({@link canonicalText}: line endings and trailing spaces aside; case, Unicode forms,
+ *   punctuation, list markers, indentation and inner spacing kept), is the beginning of its own,
+ *   ending where one of its lines or sentences ends: it only adds sentences after it. Every
+ *   sentence, number, version, date, identifier, path, URL and name of the other is then in it,
+ *   in the same order and with the same text before it. Only then may the other fold into it.
  * - *Sentences* (normalised loosely: NFKC, case folded, list markers and closing punctuation
  *   dropped) only find candidates quickly; they never decide a fold.
  * - Two texts that differ only in values ("port 5432" and "port 5433") have the same *shape*: a
@@ -119,26 +119,21 @@ export function saidText(item: Sayable): SaidText {
   };
 }
 
-const ENDS_SENTENCE = /[.!?;:。！？；：]$/u;
+/** A word before a full stop that does not end a sentence: "e.g.", "Dr.", "v1.", a single letter. */
+const ABBREVIATION = /(?:^|\s)(?:[\p{L}]|e\.g|i\.e|etc|vs|cf|approx|Dr|Mr|Mrs|Ms|Mt|St|No|Nr|Fig|v\d+)\.$/iu;
 
 /**
- * Whether `part` occurs in `whole` as a run of whole sentences: it starts where `whole` or a line
- * starts or where a sentence ended ("… 7000. It is"), and ends where `whole` or a line ends or
- * where its own last sentence ends. So "run migrations on Friday" is not said by "Don't run
- * migrations on Friday", nor "90% CPU" by "> 90% CPU".
+ * Whether `part` is the beginning of `whole`, ending where a line or a sentence of `whole` ends:
+ * `whole` only adds sentences after it ("Deploys run on Thursdays. Ask Anna first."). Anywhere
+ * else its meaning could hang on what comes before it: a heading ("## Deprecated"), a label
+ * ("NOT:"), a code fence, a comment, "e.g.", or the first half of a wrapped sentence.
  */
-function occursIn(whole: string, part: string): boolean {
-  if (part === '') return true;
-  for (let at = whole.indexOf(part); at >= 0; at = whole.indexOf(part, at + 1)) {
-    const end = at + part.length;
-    const before = whole.slice(0, at);
-    const starts = at === 0 || before.endsWith('\n') || /[.!?;:]\s+$/u.test(before) || /[。！？；：]\s*$/u.test(before);
-    const next = whole[end];
-    const ends = end === whole.length || next === '\n' || ((next === ' ' || next === '\t') && ENDS_SENTENCE.test(part))
-      || /[。！？；：]$/u.test(part);
-    if (starts && ends) return true;
-  }
-  return false;
+function beginsWith(whole: string, part: string): boolean {
+  if (part === '' || !whole.startsWith(part)) return false;
+  if (whole.length === part.length) return true;
+  const next = whole[part.length];
+  if (next === '\n') return true;
+  return (next === ' ' || next === '\t') && /[.!?。！？]$/u.test(part) && !ABBREVIATION.test(part);
 }
 
 /**
@@ -146,9 +141,7 @@ function occursIn(whole: string, part: string): boolean {
  * loses no text.
  */
 export function says(kept: SaidText, other: SaidText): boolean {
-  if (!occursIn(kept.content, other.content)) return false;
-  const title = other.title;
-  return title === '' || title === kept.title || occursIn(kept.content, title) || occursIn(kept.title, title);
+  return other.title === kept.title && beginsWith(kept.content, other.content);
 }
 
 /**

@@ -191,7 +191,8 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     byNormalisedHash: db.prepare(
       `${SELECT_ITEM} WHERE i.scope = ? AND i.normalised_hash = ? AND i.archived = 0 AND i.quarantined = 0
          AND i.type = ? AND i.injectable = ? AND i.key IS NULL AND i.validation != 'contradicted'
-         AND (i.expires_at IS NULL OR i.expires_at > ?)
+         AND i.title = ? AND i.source IS ? AND i.task_id IS ? AND i.step_id IS ? AND i.expires_at IS ?
+         AND coalesce(instr(i.provenance, '"chunk_index":'), 0) = 0
          AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.dst_id = i.id AND l.type = 'supersedes')
        ORDER BY i.created_at, i.id LIMIT 1`,
     ),
@@ -497,10 +498,12 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       guard(() => {
         for (const id of ids) statements.touch.run(at, id);
       }),
-    findDuplicate: (content, { scope, type, injectable, now }) =>
+    findDuplicate: (content, target) =>
       guard(() => {
         const hash = normalisedHash(content);
-        const row = statements.byNormalisedHash.get(scope, hash, type, injectable ? 1 : 0, now) as ItemRow | undefined;
+        const { scope, type, injectable, title, source, task_id: task, step_id: step, expires_at: expires } = target;
+        const params = [scope, hash, type, injectable ? 1 : 0, title, source, task, step, expires];
+        const row = statements.byNormalisedHash.get(...params) as ItemRow | undefined;
         return row === undefined ? undefined : rowToItem(row);
       }),
     reinforce: (id, at, weight) => guard(() => void statements.reinforce.run(at, weight, id)),

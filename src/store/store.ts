@@ -109,7 +109,11 @@ export interface DuplicateTarget {
   scope: string;
   type: string;
   injectable: boolean;
-  now: string;
+  title: string;
+  source: string | null;
+  task_id: string | null;
+  step_id: string | null;
+  expires_at: string | null;
 }
 
 export interface Store {
@@ -137,9 +141,9 @@ export interface Store {
   newestMatches(match: string, limit: number): MemoryItem[];
   /**
    * The oldest item a write of `content` may reinforce instead of being stored: in `scope`, the same
-   * text but for line endings and spacing, of the same type and injectability, live, unexpired at
-   * `now`, not quarantined, contradicted or superseded, and without a logical key (an addressed
-   * item can be rewritten by its key later).
+   * text but for line endings and trailing spacing, the same type, injectability, title, source,
+   * task, step and expiry, live, not quarantined, contradicted or superseded, not an ingested chunk
+   * (re-ingest may archive it), and without a logical key (a key may rewrite it later).
    */
   findDuplicate(content: string, target: DuplicateTarget): MemoryItem | undefined;
   /** Dedup reinforcement: usage + 1, last used now, weight + `weight`; no new version. */
