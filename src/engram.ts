@@ -490,7 +490,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       }
       return result;
     };
-    return store.transaction((): PutResult => linked(((): PutResult => {
+    // One write, inside the transaction; its supersedes links are added to whatever it returns.
+    const writeOnce = (): PutResult => {
       const at = now();
       let existing: MemoryItem | undefined;
       let mode: PutResult['mode'] = 'new';
@@ -567,7 +568,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       store.updateItem(item, indexText(item));
       record(item, 'update', { mode, ...policyDetails(policy) });
       return { action: 'updated', mode, item, policy };
-    })()));
+    };
+    return store.transaction(() => linked(writeOnce()));
   }
 
   /**

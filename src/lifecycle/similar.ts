@@ -12,7 +12,7 @@ import { buildFtsQuery, MAX_TERMS, queryTerms } from '../search/fts-query.js';
 import { hasCjk, type Segmenter } from '../search/segment.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
-import { contentSimilarity, similarityFeatures } from './consolidate.js';
+import { contentSimilarity, type Features, similarityFeatures } from './consolidate.js';
 import { itemText, type SaidText, saidText, says, shapeOf, type Token, tokenDifferences, tokensOf } from './lossless.js';
 
 /** Word Jaccard at or above which a stored item is reported as similar to a write. */
@@ -97,21 +97,22 @@ export function findSimilar(store: Store, item: MemoryItem, segment: Segmenter |
   if (all !== undefined && !complete) {
     for (const other of store.newestMatches(all, SIMILAR_CANDIDATES)) found.set(other.id, other);
   }
-  const score = (other: MemoryItem) => Math.round(contentSimilarity(mine, similarityFeatures(other)) * 1000) / 1000;
+  const score = (theirs: Features) => Math.round(contentSimilarity(mine, theirs) * 1000) / 1000;
   // The same shape needs the same words but the values: a set check first, the shape only then.
   const plainSet = new Set([...mine.words].filter((w) => !HAS_NUMBER.test(w)));
-  const samePlain = (other: MemoryItem) => {
-    const theirs = [...similarityFeatures(other).words].filter((w) => !HAS_NUMBER.test(w));
+  const samePlain = (words: ReadonlySet<string>) => {
+    const theirs = [...words].filter((w) => !HAS_NUMBER.test(w));
     return theirs.length === plainSet.size && theirs.every((w) => plainSet.has(w));
   };
   let shape: string | undefined;
-  const sameShape = (other: MemoryItem) =>
-    samePlain(other) && shapeOf(itemText(other)) === (shape ??= shapeOf(itemText(item)));
+  const sameShape = (other: MemoryItem, words: ReadonlySet<string>) =>
+    samePlain(words) && shapeOf(itemText(other)) === (shape ??= shapeOf(itemText(item)));
   const written = comparable(item);
   return [...found.values()]
     .filter((other) => other.id !== item.id && other.scope === item.scope && !other.archived && !other.quarantined)
-    .map((other) => ({ other, similarity: score(other) }))
-    .filter(({ other, similarity }) => similarity >= SIMILAR_WORDS || sameShape(other))
+    .map((other) => ({ other, features: similarityFeatures(other) }))
+    .map(({ other, features }) => ({ other, features, similarity: score(features) }))
+    .filter(({ other, features, similarity }) => similarity >= SIMILAR_WORDS || sameShape(other, features.words))
     .sort((a, b) => b.similarity - a.similarity || (a.other.id < b.other.id ? -1 : 1))
     .slice(0, REPORTED)
     .map(({ other, similarity }) => compareWith(comparable(other), written, similarity));
