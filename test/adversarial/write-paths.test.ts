@@ -2,8 +2,10 @@
  * Every write path and every stored string field against a secret and an injection, through the
  * real CLI and the real stdio MCP server on real SQLite files.
  *
- * For each path × field × payload: a secret is refused, and afterwards no 12-character piece of it
- * is in the database, -wal or -shm bytes, nor in any stdout or stderr of the commands run; an
+ * For each path × field × payload: a secret is refused (a write that keeps nothing of the field,
+ * such as the name of the file `put --file` reads, may also succeed), and afterwards no
+ * 12-character piece of it is in the database, -wal or -shm bytes, nor in any stdout or stderr of
+ * the commands run; an
  * injection is refused or held (quarantined and not injectable) and never comes back from recall;
  * where the field belongs to no item (workspace, reason, actor), an injection is refused or not
  * stored at all. Recorded queries (recall, search) are not refused: the secret must still be absent
@@ -97,10 +99,15 @@ class Store {
     return path;
   }
 
-  /** A benign item to update or reject (unique content, so no deduplication). */
-  baseItem(): string {
+  /** A benign note, different on every call: a repeated one would be deduplicated, hiding the field. */
+  note(): string {
     this.serial += 1;
-    const run = this.run(['put', '--content', `Deploy notes for release train ${this.serial}: canary first, then 10% steps`, '--title', 'Deploy notes']);
+    return `Deploy notes for release train ${this.serial}: canary first, then 10% steps`;
+  }
+
+  /** A benign item to update or reject. */
+  baseItem(): string {
+    const run = this.run(['put', '--content', this.note(), '--title', 'Deploy notes']);
     assert.equal(run.code, 0, run.stderr);
     return ((run.json?.item ?? {}) as { id: string }).id;
   }
@@ -184,7 +191,6 @@ async function startMcp(t: TestContext, store: Store): Promise<Mcp> {
 }
 
 const noFileName = (p: Payload) => !/[/\n]/.test(p.text);
-const BASE_LINE = { title: 'Release train', content: 'Deploy notes for the release train: canary first', type: 'note' };
 
 /** The payload as the value of one field: a list for lists, a source for provenance, a note for content. */
 function valueFor(field: string, payload: Payload): unknown {
@@ -195,8 +201,8 @@ function valueFor(field: string, payload: Payload): unknown {
 }
 
 /** `put` with the payload in one option, benign content otherwise. */
-function putWith(option: string[], content = 'Deploy notes for the release train: canary first, then 10% steps'): WritePath['write'] {
-  return (store, payload) => cliOutcome(store.run(['put', '--content', content, ...option.map((o) => (o === '$' ? payload.text : o))]));
+function putWith(option: string[]): WritePath['write'] {
+  return (store, payload) => cliOutcome(store.run(['put', '--content', store.note(), ...option.map((o) => (o === '$' ? payload.text : o))]));
 }
 
 /** `update` of a benign item with the payload in one option. */
@@ -210,7 +216,7 @@ function updateWith(option: string): WritePath['write'] {
 /** `import` of one JSONL line with the payload in one field. */
 function importWith(field: string): WritePath['write'] {
   return (store, payload) => {
-    const line = JSON.stringify({ ...BASE_LINE, [field]: valueFor(field, payload) });
+    const line = JSON.stringify({ title: 'Release train', content: store.note(), type: 'note', [field]: valueFor(field, payload) });
     return cliOutcome(store.run(['import', store.file('backup.jsonl', `${line}\n`)]));
   };
 }
@@ -218,16 +224,16 @@ function importWith(field: string): WritePath['write'] {
 /** `pull` of one JSON proposal with the payload in one field. */
 function pullWith(field: string): WritePath['write'] {
   return (store, payload) => {
-    const proposal = { title: 'Release train', content: 'Deploy notes for the release train: canary first', type: 'note', [field]: valueFor(field, payload) };
+    const proposal = { title: 'Release train', content: store.note(), type: 'note', [field]: valueFor(field, payload) };
     return cliOutcome(store.run(['pull'], { input: JSON.stringify([proposal]) }));
   };
 }
 
 /** `memory_propose` of one proposal with the payload in one field. */
 function proposeWith(field: string): WritePath['write'] {
-  return async (_store, payload, mcp) => {
+  return async (store, payload, mcp) => {
     const proposal = {
-      title: 'Release train', content: 'Deploy notes for the release train: canary first', type: 'note',
+      title: 'Release train', content: store.note(), type: 'note',
       provenance_hint: { source_id: 'docs/deploy.md', source_kind: 'doc' }, [field]: valueFor(field, payload),
     };
     return (await mcp()).call('memory_propose', { items: JSON.stringify([proposal]) });
@@ -236,8 +242,8 @@ function proposeWith(field: string): WritePath['write'] {
 
 /** `memory_write` with the payload in one argument. */
 function mcpWriteWith(field: string): WritePath['write'] {
-  return async (_store, payload, mcp) => {
-    const args = { content: 'Deploy notes for the release train: canary first', title: 'Deploy notes', [field]: valueFor(field, payload) };
+  return async (store, payload, mcp) => {
+    const args = { content: store.note(), title: 'Deploy notes', [field]: valueFor(field, payload) };
     return (await mcp()).call('memory_write', args);
   };
 }
@@ -255,18 +261,18 @@ const PATHS: WritePath[] = [
   { name: 'put --source', where: 'item', write: putWith(['--source', '$']) },
   {
     name: 'put --provenance', where: 'item',
-    write: (s, p) => cliOutcome(s.run(['put', '--content', 'Deploy notes: canary first', '--provenance', JSON.stringify({ source_id: p.text, note: p.text })])),
+    write: (s, p) => cliOutcome(s.run(['put', '--content', s.note(), '--provenance', JSON.stringify({ source_id: p.text, note: p.text })])),
   },
   { name: 'put --session (actor)', where: 'record', write: putWith(['--session', '$']) },
   {
     name: 'put ENGRAM_SESSION (actor)', where: 'record',
-    write: (s, p) => cliOutcome(s.run(['put', '--content', 'Deploy notes: canary first'], { env: { ENGRAM_SESSION: p.text } })),
+    write: (s, p) => cliOutcome(s.run(['put', '--content', s.note()], { env: { ENGRAM_SESSION: p.text } })),
   },
   { name: 'put - (stdin)', where: 'item', write: (s, p) => cliOutcome(s.run(['put', '-'], { input: inNote(p) })) },
   { name: 'put --file (content)', where: 'item', write: (s, p) => cliOutcome(s.run(['put', '--file', s.file('note.md', inNote(p))])) },
   {
     name: 'put --file (name)', where: 'item', accepts: noFileName,
-    write: (s, p) => cliOutcome(s.run(['put', '--file', s.file(`${p.text}.md`, 'Deploy notes: canary first, then 10% steps\n')])),
+    write: (s, p) => cliOutcome(s.run(['put', '--file', s.file(`${p.text}.md`, `${s.note()}\n`)])),
   },
   { name: 'update --content', where: 'item', write: updateWith('--content') },
   { name: 'update --title', where: 'item', write: updateWith('--title') },
@@ -283,9 +289,9 @@ const PATHS: WritePath[] = [
     write: (s, p) => cliOutcome(s.run(['update', s.baseItem(), '--file', s.file('new.md', inNote(p))])),
   },
   { name: 'pull (plain note)', where: 'item', write: (s, p) => cliOutcome(s.run(['pull'], { input: inNote(p) })) },
-  { name: 'pull --title', where: 'item', write: (s, p) => cliOutcome(s.run(['pull', '--title', p.text], { input: 'Deploy notes: canary first, then 10% steps' })) },
-  { name: 'pull --tags', where: 'item', write: (s, p) => cliOutcome(s.run(['pull', '--tags', p.text], { input: 'Deploy notes: canary first, then 10% steps' })) },
-  { name: 'pull --scope', where: 'item', write: (s, p) => cliOutcome(s.run(['pull', '--scope', p.text], { input: 'Deploy notes: canary first, then 10% steps' })) },
+  { name: 'pull --title', where: 'item', write: (s, p) => cliOutcome(s.run(['pull', '--title', p.text], { input: s.note() })) },
+  { name: 'pull --tags', where: 'item', write: (s, p) => cliOutcome(s.run(['pull', '--tags', p.text], { input: s.note() })) },
+  { name: 'pull --scope', where: 'item', write: (s, p) => cliOutcome(s.run(['pull', '--scope', p.text], { input: s.note() })) },
   ...['content', 'title', 'tags', 'entities', 'scope', 'why_store', 'provenance_hint'].map(
     (field): WritePath => ({ name: `pull JSON ${field}`, where: 'item', write: pullWith(field) }),
   ),
@@ -295,11 +301,11 @@ const PATHS: WritePath[] = [
   },
   {
     name: 'ingest (file name)', where: 'item', accepts: noFileName,
-    write: (s, p) => cliOutcome(s.run(['ingest', '--injectable', s.file(`${p.text}.md`, '# Deploy\n\nCanary first, then 10% steps.\n')])),
+    write: (s, p) => cliOutcome(s.run(['ingest', '--injectable', s.file(`${p.text}.md`, `# Deploy\n\n${s.note()}\n`)])),
   },
   { name: 'ingest - (stdin)', where: 'item', write: (s, p) => cliOutcome(s.run(['ingest', '--injectable', '-'], { input: inNote(p) })) },
-  { name: 'ingest --tags', where: 'item', write: (s, p) => cliOutcome(s.run(['ingest', '--injectable', '--tags', p.text, s.file('deploy.md', 'Canary first.\n')])) },
-  { name: 'ingest --corpus', where: 'item', write: (s, p) => cliOutcome(s.run(['ingest', '--injectable', '--corpus', p.text, s.file('deploy.md', 'Canary first.\n')])) },
+  { name: 'ingest --tags', where: 'item', write: (s, p) => cliOutcome(s.run(['ingest', '--injectable', '--tags', p.text, s.file('deploy.md', `${s.note()}\n`)])) },
+  { name: 'ingest --corpus', where: 'item', write: (s, p) => cliOutcome(s.run(['ingest', '--injectable', '--corpus', p.text, s.file('deploy.md', `${s.note()}\n`)])) },
   {
     name: 'push --source (file content)', where: 'item',
     write: (s, p) => pushOutcome(s.run(['push', 'release train', '--source', s.file('deploy.md', `# Deploy\n\n${inNote(p)}`)])),
@@ -319,8 +325,8 @@ const PATHS: WritePath[] = [
   ),
   {
     name: 'memory_propose source_doc', where: 'item',
-    write: async (_s, p, mcp) => (await mcp()).call('memory_propose', {
-      items: JSON.stringify([{ title: 'Release train', content: 'Deploy notes: canary first', type: 'note' }]),
+    write: async (s, p, mcp) => (await mcp()).call('memory_propose', {
+      items: JSON.stringify([{ title: 'Release train', content: s.note(), type: 'note' }]),
       source_doc: p.text,
     }),
   },
@@ -329,8 +335,8 @@ const PATHS: WritePath[] = [
   ),
   {
     name: 'memory_session_store session_id', where: 'record',
-    write: async (_s, p, mcp) => (await mcp()).call('memory_session_store', {
-      response_text: JSON.stringify([{ title: 'Release train', content: 'Deploy notes: canary first', type: 'note' }]),
+    write: async (s, p, mcp) => (await mcp()).call('memory_session_store', {
+      response_text: JSON.stringify([{ title: 'Release train', content: s.note(), type: 'note' }]),
       session_id: p.text,
     }),
   },
@@ -367,7 +373,8 @@ async function check(store: Store, path: WritePath, payload: Payload, mcp: () =>
   if (payload.kind === 'secret') {
     const where = leak(store, payload.secret ?? payload.text);
     if (where !== undefined) problems.push(`a ${PIECE}-character piece of the ${payload.name} is in ${where}`);
-    if (path.where !== 'query' && !outcome.refused) problems.push(`the ${payload.name} write was not refused`);
+    // A field that is not kept at all (a file name put --file reads from) need not refuse.
+    if (path.where !== 'query' && !outcome.refused && where !== undefined) problems.push(`the ${payload.name} write was not refused`);
   } else if (!outcome.refused && path.where === 'record') {
     if (store.fileBytes().some((f) => f.text.includes(payload.text.toLowerCase()))) problems.push('the injection was accepted and stored');
   } else if (!outcome.refused) {
