@@ -29,6 +29,7 @@ import {
   mergeFields,
   nextVersion,
 } from './items/build-item.js';
+import { redactSecrets, requireCleanFields } from './items/field-policy.js';
 import { type ImportReport, importLines } from './items/import-lines.js';
 import { parseInput } from './items/parse-input.js';
 import {
@@ -172,8 +173,13 @@ export interface PutResult extends AutoConsolidated {
 }
 
 export interface WriteOptions {
-  /** A privileged writer (MCP `memory_write`): the quarantine rules are skipped, never the reject rules. */
+  /**
+   * A privileged writer (MCP `memory_write` on a server started with `--trust-writes`): the
+   * quarantine rules are skipped, never the reject rules.
+   */
   privileged?: boolean;
+  /** Judged as a proposal (MCP `memory_write` by default): without provenance, it is quarantined. */
+  asProposal?: boolean;
 }
 
 export interface ListResult {
@@ -438,6 +444,8 @@ async function openDefaultStore(path: string, tokenizer: string | undefined): Pr
  * engram.close();
  */
 export async function openEngram(options: EngramOptions): Promise<Engram> {
+  // The actor is stored with every event and revision: it passes the policy like any stored text.
+  requireCleanFields({ session: options.session });
   const store = options.openStore
     ? options.openStore(options.path)
     : await openDefaultStore(options.path, options.ftsTokenizer);
@@ -648,14 +656,15 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     path: store.path,
     ftsTokenizer: store.getMeta('fts_tokenizer') ?? null,
 
-    put: async (input, { privileged = false } = {}) => {
-      const result = await write(input, 'put', privileged);
+    put: async (input, { privileged = false, asProposal = false } = {}) => {
+      const result = await write(input, asProposal ? 'propose' : 'put', privileged);
       return result.action === 'created' ? withAuto(result, result.item.id) : result;
     },
 
     async ingest(input) {
       const { onProgress, readStdin, ...rest } = input;
       const settings = parseInput(ingestInputSchema, rest);
+      requireCleanFields({ scope: settings.scope, corpus: settings.corpus });
       const report = await ingestSources(
         {
           ...settings,
@@ -770,7 +779,10 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           action: 'recall',
           actor,
           at,
-          details: { query, mode, matched: packed.matched, injected: packed.injected.map((e) => e.id) },
+          // A read never fails on its query, but a secret in it is not recorded.
+          details: {
+            query: redactSecrets(query), mode, matched: packed.matched, injected: packed.injected.map((e) => e.id),
+          },
         });
       });
       const { text, ...rest } = packed;
@@ -884,6 +896,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           created_at: existing?.created_at ?? at,
           updated_at: at,
         };
+        const { name, scope, corpus_id, description } = workspace;
+        requireCleanFields({ name, scope, corpus_id, description });
         const created = store.putWorkspace(workspace);
         store.addEvent({ item_id: null, action: 'workspace', actor, at, details: { ...workspace, created } });
         return { created, workspace };
@@ -984,6 +998,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async reject(id, { reason } = {}) {
+      requireCleanFields({ reason });
       return rejectItem(store, actor, id, now(), reason);
     },
 
