@@ -670,6 +670,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           ...settings,
           chunkTokens: settings.chunk_tokens,
           dryRun: settings.dry_run,
+          followSymlinks: settings.follow_symlinks,
           cwd: settings.cwd ?? process.cwd(),
           readStdin,
           onProgress,

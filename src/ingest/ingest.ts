@@ -25,14 +25,12 @@ import { sha256 } from '../util/hash.js';
 import { newItemId } from '../util/ids.js';
 import { type Chunk, chunkText } from './chunk.js';
 import { type Extracted, ExtractError, extract } from './extract/index.js';
-import { detectByName, type Family, kindName, looksBinary } from './formats.js';
+import { binaryReason, detectByName, type Family, kindName, MAX_FILE_BYTES } from './formats.js';
 import { pruneRemoved } from './prune.js';
 import { splitRefused } from './split-refused.js';
 import { resolveSources, type SourceEntry } from './sources.js';
 
 export const DEFAULT_CHUNK_TOKENS = 1800;
-/** Files larger than this are skipped: extraction holds one file in memory at a time. */
-const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
 export interface IngestSettings {
   sources: readonly string[];
@@ -53,6 +51,8 @@ export interface IngestSettings {
   dryRun?: boolean;
   /** False keeps the chunks of files gone from a re-ingested directory (default true). */
   prune?: boolean;
+  /** Follow symlinks out of the directory walked (default: skipped and reported). */
+  followSymlinks?: boolean;
   onProgress?: (progress: IngestProgress) => void;
 }
 
@@ -99,6 +99,8 @@ export interface IngestReport {
   chunk_chars: number;
   files: FileReport[];
   totals: Record<FileStatus, number> & { files: number; chunks: number; bytes: number };
+  /** Symlinks not followed because their target is outside the directory walked (also in `files`, skipped). */
+  symlinks_outside: string[];
 }
 
 export interface IngestContext {
@@ -232,13 +234,14 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
   const corpus = settings.corpus ?? '';
   const scope = settings.scope ?? 'project';
   const auto = settings.format === 'auto';
-  const { cwd, include, exclude } = settings;
-  const { entries, roots } = resolveSources(settings.sources, { cwd, include, exclude });
+  const { cwd, include, exclude, followSymlinks } = settings;
+  const { entries, roots } = resolveSources(settings.sources, { cwd, include, exclude, followSymlinks });
   const report: IngestReport = {
     dry_run: settings.dryRun === true,
     chunk_chars: chunkChars,
     files: [],
     totals: { files: 0, ingested: 0, unchanged: 0, partial: 0, removed: 0, skipped: 0, failed: 0, chunks: 0, bytes: 0 },
+    symlinks_outside: entries.flatMap((e) => (e.kind === 'problem' && e.skip === 'symlink-outside' ? [e.display] : [])),
   };
   const progress = { files_done: 0, files_total: entries.length, bytes: 0, chunks: 0, current: '' };
 
@@ -280,6 +283,10 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
   }
 
   async function ingestOne(entry: SourceEntry, file: FileReport): Promise<void> {
+    if (entry.kind === 'problem' && entry.skip !== undefined) {
+      Object.assign(file, { status: 'skipped', reason: entry.reason });
+      return;
+    }
     const detected = entry.kind === 'stdin' ? { family: 'text' as Family, ext: '' } : detectByName(entry.display);
     if (detected !== undefined && 'skip' in detected) {
       Object.assign(file, { status: 'skipped', reason: detected.skip });
@@ -292,8 +299,9 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       return;
     }
     const family = detected?.family ?? 'text';
-    if ((family === 'text' || family === 'code' || family === 'markup') && looksBinary(bytes)) {
-      Object.assign(file, { status: 'skipped', reason: 'binary content' });
+    const binary = family === 'text' || family === 'code' || family === 'markup' ? binaryReason(bytes) : undefined;
+    if (binary !== undefined) {
+      Object.assign(file, { status: 'skipped', reason: 'binary content', note: binary });
       return;
     }
     const fileHash = sha256(bytes);
