@@ -484,6 +484,12 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       = fields.layer !== undefined && fields.key !== undefined
         ? { layer: fields.layer, key: fields.key, task_id: fields.task_id ?? null, step_id: fields.step_id ?? null }
         : undefined;
+    // A summary is injectable only if every item it replaces was (as a consolidation's merged item).
+    const hiding = supersedes.some((old) => {
+      const replaced = store.getItem(old);
+      return replaced !== undefined && (!replaced.injectable || replaced.quarantined);
+    });
+    if (hiding) fields.injectable = false;
     const target = id !== undefined ? store.getItem(id) : address && store.findByKey(address);
     await prepareIndexing(fields.content, fields.title, ...(fields.tags ?? []), ...(fields.entities ?? []), target);
     const linked = (result: PutResult): PutResult => {
@@ -634,15 +640,16 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         newest: AUTO_CONSOLIDATE_WINDOW,
       });
       store.setMeta(AUTO_META_KEY, at.toISOString());
+      const folded = plan.clusters.filter((c) => c.refused === undefined);
       const summary: AutoConsolidation = {
         stm,
         threshold: auto.threshold,
-        clusters: plan.clusters.length,
-        archived: plan.clusters.reduce((n, c) => n + c.members.length, 0),
+        clusters: folded.length,
+        archived: folded.reduce((n, c) => n + c.members.length, 0),
         promoted: plan.promotions.length,
       };
       store.addEvent({ item_id: null, action: 'auto_consolidate', actor, at: at.toISOString(), details: { ...summary } });
-      const home = plan.clusters.find((c) => writtenId !== undefined && c.members.includes(writtenId));
+      const home = folded.find((c) => writtenId !== undefined && c.members.includes(writtenId));
       return home ? { ...summary, merged_into: home.result_id } : summary;
     });
   }

@@ -64,7 +64,7 @@ export function visibleText(text: string): string {
 
 /** The line with compatibility forms, look-alike letters and case folded, for matching only. */
 function skeleton(line: string): string {
-  return line.normalize('NFKC').replace(LOOK_ALIKE, (c) => LOOK_ALIKES[c] ?? c).toLowerCase();
+  return line.normalize('NFKC').toLowerCase().replace(LOOK_ALIKE, (c) => LOOK_ALIKES[c] ?? c);
 }
 
 /** True when `line` could be read as the block's opening, item header or closing line. */

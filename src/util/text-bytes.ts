@@ -4,8 +4,9 @@
  * (recognised by its NUL bytes: mostly at odd offsets for LE, at even offsets for BE, as ASCII
  * text in UTF-16 has them) are decoded; invalid UTF-8 falls back to Windows-1252, the usual
  * encoding of such files. Binary is anything else with a NUL byte, UTF-16 that does not decode,
- * or bytes of which more than {@link MAX_INVALID_RATIO} are invalid UTF-8 sequences or control
- * characters. Pure.
+ * or text of which more than {@link MAX_INVALID_RATIO} are control characters (C0 but tab, line
+ * feed, form feed, carriage return and escape; DEL; C1, which is also what Windows-1252 makes of
+ * its unassigned bytes). Pure.
  */
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
@@ -14,7 +15,7 @@ export type DecodedBytes
   = | { text: string; encoding: TextEncodingName; /** Set when the bytes were not plain UTF-8. */ note?: string }
     | { binary: string };
 
-/** More invalid UTF-8 sequences or control characters than this share of the text: binary. */
+/** More control characters than this share of the text (its first {@link SAMPLE} characters): binary. */
 export const MAX_INVALID_RATIO = 0.1;
 /** How many leading bytes the NUL pattern and the control-character count look at. */
 const SAMPLE = 8000;
@@ -57,7 +58,9 @@ function controlRatio(text: string): number {
   for (const ch of text.slice(0, SAMPLE)) {
     total++;
     const code = ch.codePointAt(0) ?? 0;
-    if ((code < 0x20 && code !== 9 && code !== 10 && code !== 13 && code !== 12) || code === 0xfffd) controls++;
+    // Tab, line feed, form feed, carriage return and escape (terminal colours in logs) are text.
+    const whitespace = code === 9 || code === 10 || code === 12 || code === 13 || code === 0x1b;
+    if ((code < 0x20 && !whitespace) || (code >= 0x7f && code <= 0x9f) || code === 0xfffd) controls++;
   }
   return controls / Math.max(1, total);
 }
@@ -79,8 +82,7 @@ export function decodeTextBytes(bytes: Uint8Array): DecodedBytes {
   try {
     text = utf8.decode(bytes);
   } catch {
-    const lenient = new TextDecoder('utf-8').decode(bytes.subarray(0, SAMPLE));
-    if (controlRatio(lenient) > MAX_INVALID_RATIO) return { binary: 'mostly invalid UTF-8' };
+    // Windows-1252 decodes any byte; binary shows as control characters (its unassigned bytes too).
     text = new TextDecoder('windows-1252').decode(bytes);
     fallback = true;
   }
