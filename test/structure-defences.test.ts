@@ -19,6 +19,7 @@ import type { CliContext } from '../src/cli/context.js';
 import { MAX_STDIN_BYTES, readStdinBytes } from '../src/cli/read-input.js';
 import { checkPolicy, type Engram, openEngram } from '../src/engram.js';
 import { EngramError } from '../src/errors.js';
+import { BOUNDARY_WINDOW, refusedAcrossChunks, WHOLE_TEXT_LIMIT } from '../src/ingest/across-chunks.js';
 import { createItem } from '../src/items/build-item.js';
 import { unescapeBlockText } from '../src/recall/escape-block.js';
 import { indexText } from '../src/search/index-text.js';
@@ -189,6 +190,23 @@ test('(c) the policy reads the whole ingested text: a secret cut by a chunk boun
   assert.ok(!stored.includes(head) && !stored.includes(tail), 'no half of the secret is stored');
   engram.close();
   assert.ok(!storeBytes(path).includes(tail));
+
+  // A text over the whole-text limit is read around each chunk boundary instead.
+  const size = 2000;
+  const count = Math.ceil((WHOLE_TEXT_LIMIT + 1) / size);
+  const chars = Array.from({ length: count * size }, () => 'a');
+  const at = 300 * size;
+  chars.splice(at - 3, 6, 'Q', 'Z', 'J', 'X', 'W', 'K');
+  const big = chars.join('');
+  const ranges = Array.from({ length: count }, (_, i) => ({ start: i * size, end: (i + 1) * size, rules: [] }));
+  const judged: number[] = [];
+  const judge = (part: string) => {
+    judged.push(part.length);
+    return part.includes('QZJXWK') ? ['test.marker'] : [];
+  };
+  const across = refusedAcrossChunks(big, ranges, judge);
+  assert.deepEqual([...across.refuse.entries()], [[299, ['test.marker']], [300, ['test.marker']]]);
+  assert.ok(Math.max(...judged) <= 2 * BOUNDARY_WINDOW, 'never the whole text at once');
 });
 
 test('(d) a merged item passes the policy again and is injectable only if every member was', async (t) => {
@@ -274,6 +292,9 @@ test('(e) memory_write follows memory_propose\'s rules unless the server was sta
   const recall = await trusted('memory_recall', { query: 'release train Mondays' });
   assert.match(recall.content[0]?.text ?? '', /The release train {2}leaves on Mondays/);
   assert.doesNotMatch(recall.content[0]?.text ?? '', /[\u{E0000}-\u{E007F}]/u);
+  const search = await trusted('memory_search', { query: 'release train' });
+  assert.match(search.content[0]?.text ?? '', /The release train {2}leaves on Mondays/);
+  assert.doesNotMatch(search.content[0]?.text ?? '', /[\u{E0000}-\u{E007F}]/u);
 });
 
 test('(f) ingest skips symlinks out of its root and reports them; --follow-symlinks opts in', (t) => {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Engram } from '../engram.js';
 import { EngramError } from '../errors.js';
 import { parseProposals, provenanceHint } from '../ingest/proposals.js';
+import { visibleText } from '../recall/escape-block.js';
 import { ITEM_TYPES, LINK_TYPES, type Secrecy, TIER_ALIASES, TIERS } from '../types.js';
 import type { RateLimiter } from './limiter.js';
 import type { MetricsCollector } from './metrics.js';
@@ -252,7 +253,11 @@ export const TOOLS: readonly Tool[] = [
         quarantined: 'include',
         secrecy: context.secrecy,
       });
-      return { structured: { ...result } };
+      // The text a model reads shows no invisible characters, as in memory_recall's block.
+      const items = result.items.map((hit) => ({
+        ...hit, title: visibleText(hit.title), content: visibleText(hit.content),
+      }));
+      return { structured: { ...result, items } };
     },
   }),
   tool({
