@@ -29,6 +29,7 @@ import {
   mergeFields,
   nextVersion,
 } from './items/build-item.js';
+import { redactSecrets, requireCleanFields } from './items/field-policy.js';
 import { type ImportReport, importLines } from './items/import-lines.js';
 import { parseInput } from './items/parse-input.js';
 import {
@@ -172,8 +173,13 @@ export interface PutResult extends AutoConsolidated {
 }
 
 export interface WriteOptions {
-  /** A privileged writer (MCP `memory_write`): the quarantine rules are skipped, never the reject rules. */
+  /**
+   * A privileged writer (MCP `memory_write` on a server started with `--trust-writes`): the
+   * quarantine rules are skipped, never the reject rules.
+   */
   privileged?: boolean;
+  /** Judged as a proposal (MCP `memory_write` by default): without provenance, it is quarantined. */
+  asProposal?: boolean;
 }
 
 export interface ListResult {
@@ -438,6 +444,8 @@ async function openDefaultStore(path: string, tokenizer: string | undefined): Pr
  * engram.close();
  */
 export async function openEngram(options: EngramOptions): Promise<Engram> {
+  // The actor is stored with every event and revision: it passes the policy like any stored text.
+  requireCleanFields({ session: options.session });
   const store = options.openStore
     ? options.openStore(options.path)
     : await openDefaultStore(options.path, options.ftsTokenizer);
@@ -476,6 +484,12 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       = fields.layer !== undefined && fields.key !== undefined
         ? { layer: fields.layer, key: fields.key, task_id: fields.task_id ?? null, step_id: fields.step_id ?? null }
         : undefined;
+    // A summary is injectable only if every item it replaces was (as a consolidation's merged item).
+    const hiding = supersedes.some((old) => {
+      const replaced = store.getItem(old);
+      return replaced !== undefined && (!replaced.injectable || replaced.quarantined);
+    });
+    if (hiding) fields.injectable = false;
     const target = id !== undefined ? store.getItem(id) : address && store.findByKey(address);
     await prepareIndexing(fields.content, fields.title, ...(fields.tags ?? []), ...(fields.entities ?? []), target);
     const linked = (result: PutResult): PutResult => {
@@ -626,15 +640,16 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         newest: AUTO_CONSOLIDATE_WINDOW,
       });
       store.setMeta(AUTO_META_KEY, at.toISOString());
+      const folded = plan.clusters.filter((c) => c.refused === undefined);
       const summary: AutoConsolidation = {
         stm,
         threshold: auto.threshold,
-        clusters: plan.clusters.length,
-        archived: plan.clusters.reduce((n, c) => n + c.members.length, 0),
+        clusters: folded.length,
+        archived: folded.reduce((n, c) => n + c.members.length, 0),
         promoted: plan.promotions.length,
       };
       store.addEvent({ item_id: null, action: 'auto_consolidate', actor, at: at.toISOString(), details: { ...summary } });
-      const home = plan.clusters.find((c) => writtenId !== undefined && c.members.includes(writtenId));
+      const home = folded.find((c) => writtenId !== undefined && c.members.includes(writtenId));
       return home ? { ...summary, merged_into: home.result_id } : summary;
     });
   }
@@ -648,19 +663,21 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     path: store.path,
     ftsTokenizer: store.getMeta('fts_tokenizer') ?? null,
 
-    put: async (input, { privileged = false } = {}) => {
-      const result = await write(input, 'put', privileged);
+    put: async (input, { privileged = false, asProposal = false } = {}) => {
+      const result = await write(input, asProposal ? 'propose' : 'put', privileged);
       return result.action === 'created' ? withAuto(result, result.item.id) : result;
     },
 
     async ingest(input) {
       const { onProgress, readStdin, ...rest } = input;
       const settings = parseInput(ingestInputSchema, rest);
+      requireCleanFields({ scope: settings.scope, corpus: settings.corpus });
       const report = await ingestSources(
         {
           ...settings,
           chunkTokens: settings.chunk_tokens,
           dryRun: settings.dry_run,
+          followSymlinks: settings.follow_symlinks,
           cwd: settings.cwd ?? process.cwd(),
           readStdin,
           onProgress,
@@ -770,7 +787,10 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           action: 'recall',
           actor,
           at,
-          details: { query, mode, matched: packed.matched, injected: packed.injected.map((e) => e.id) },
+          // A read never fails on its query, but a secret in it is not recorded.
+          details: {
+            query: redactSecrets(query), mode, matched: packed.matched, injected: packed.injected.map((e) => e.id),
+          },
         });
       });
       const { text, ...rest } = packed;
@@ -884,6 +904,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           created_at: existing?.created_at ?? at,
           updated_at: at,
         };
+        const { name, scope, corpus_id, description } = workspace;
+        requireCleanFields({ name, scope, corpus_id, description });
         const created = store.putWorkspace(workspace);
         store.addEvent({ item_id: null, action: 'workspace', actor, at, details: { ...workspace, created } });
         return { created, workspace };
@@ -984,6 +1006,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async reject(id, { reason } = {}) {
+      requireCleanFields({ reason });
       return rejectItem(store, actor, id, now(), reason);
     },
 

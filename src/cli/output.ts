@@ -256,14 +256,21 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
   consolidate: (d, p) => {
     const clusters = d.clusters as {
       result_id: string; winner: string; kind: string; members: string[]; type: string; source: string | null;
+      refused?: { verdict: string; rules: string[] };
     }[];
     const promotions = d.promotions as { id: string; reasons: string[] }[];
     const verb = d.dry_run ? 'would fold' : 'folded';
+    const folded = clusters.filter((c) => c.refused === undefined);
     return [
-      ...clusters.map((c) => `${verb} ${c.members.length} ${c.type} items (${c.kind}s${c.source ? ` from ${c.source}` : ''}; the text of ${
+      ...folded.map((c) => `${verb} ${c.members.length} ${c.type} items (${c.kind}s${c.source ? ` from ${c.source}` : ''}; the text of ${
         p.id(c.winner)} kept) into ${p.id(c.result_id)}`),
+      ...clusters.filter((c) => c.refused !== undefined).map((c) => {
+        const outcome = c.refused?.verdict === 'reject' ? 'rejected' : 'quarantined';
+        const members = c.members.map((m) => p.id(m)).join(', ');
+        return `${p.yellow('not folded')} ${members}: the merged item would be ${outcome} by the policy (${c.refused?.rules.join(', ')})`;
+      }),
       ...promotions.map((x) => `${d.dry_run ? 'would promote' : 'promoted'} ${p.id(x.id)} to ltm (${x.reasons.join(', ')})`),
-      p.dim(`${d.candidates as number} stm candidates, ${clusters.length} fold(s), ${promotions.length} promotion(s); related items are left`
+      p.dim(`${d.candidates as number} stm candidates, ${folded.length} fold(s), ${promotions.length} promotion(s); related items are left`
         + ' apart (`engram consolidate --candidates` offers them to your model)'),
     ].join('\n');
   },

@@ -1,27 +1,69 @@
-/** Reads command input from a flag, a file, or standard input (`-` or piped). */
-import { readFile } from 'node:fs/promises';
+/**
+ * Reads command input from a flag, a file, or standard input (`-` or piped). Standard input is
+ * read up to a bound ({@link MAX_STDIN_BYTES}; ingest's own bound is its file limit) and reading
+ * stops with PARAM_ERROR past it, instead of holding unbounded input. Text from a file or stdin
+ * is decoded before anything reads it (UTF-8, UTF-16 with or without a BOM; util/text-bytes.ts);
+ * binary input is refused with PARAM_ERROR.
+ */
+import { readFile, stat } from 'node:fs/promises';
 import { EngramError } from '../errors.js';
+import { decodeTextBytes } from '../util/text-bytes.js';
 import type { CliContext } from './context.js';
 
-/** All of standard input as bytes (ingest decodes and hashes them itself). */
-export async function readStdinBytes(stdin: CliContext['stdin']): Promise<Buffer> {
+/** The most standard input (and `--file`) `put`, `pull` and `policy check` read: 64 MiB. */
+export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+
+const mebibytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+
+function tooLarge(what: string, limit: number): EngramError {
+  return new EngramError('PARAM_ERROR', `${what} is larger than ${mebibytes(limit)}`, {
+    hint: 'Give a smaller input; long documents go in with `engram ingest FILE` (it chunks them).',
+    details: { limit_bytes: limit },
+  });
+}
+
+/**
+ * Standard input as bytes, at most `limit` of them (ingest decodes and hashes them itself);
+ * PARAM_ERROR as soon as more arrive.
+ */
+export async function readStdinBytes(stdin: CliContext['stdin'], limit = MAX_STDIN_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  let total = 0;
+  for await (const chunk of stdin) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    total += bytes.length;
+    if (total > limit) throw tooLarge('Standard input', limit);
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
 }
 
-/** All of standard input as UTF-8 text. */
-export async function readStdin(stdin: CliContext['stdin']): Promise<string> {
-  return (await readStdinBytes(stdin)).toString('utf8');
+/** Bytes decoded as text; PARAM_ERROR for binary input. */
+export function decodeInput(bytes: Uint8Array, what: string): string {
+  const decoded = decodeTextBytes(bytes);
+  if ('binary' in decoded) {
+    throw new EngramError('PARAM_ERROR', `${what} is binary, not text (${decoded.binary})`, {
+      hint: 'Give text: UTF-8, or UTF-16 with or without a byte order mark.',
+      details: { reason: 'binary', detail: decoded.binary },
+    });
+  }
+  return decoded.text;
 }
 
-/** A file's text; `-` means standard input. */
+/** All of standard input as text (decoded; at most {@link MAX_STDIN_BYTES}). */
+export async function readStdin(stdin: CliContext['stdin']): Promise<string> {
+  return decodeInput(await readStdinBytes(stdin), 'Standard input');
+}
+
+/** A file's text (decoded; at most {@link MAX_STDIN_BYTES}); `-` means standard input. */
 export async function readFileOrStdin(path: string, ctx: CliContext): Promise<string> {
   if (path === '-') return readStdin(ctx.stdin);
+  let bytes: Buffer;
   try {
-    return await readFile(path, 'utf8');
+    if ((await stat(path)).size > MAX_STDIN_BYTES) throw tooLarge(`File ${path}`, MAX_STDIN_BYTES);
+    bytes = await readFile(path);
   } catch (error) {
+    if (error instanceof EngramError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new EngramError('PARAM_ERROR', `Cannot read file ${path} (${code ?? 'error'})`, {
       hint: code === 'ENOENT' ? 'Check the path.' : 'Check the path and permissions.',
@@ -29,6 +71,7 @@ export async function readFileOrStdin(path: string, ctx: CliContext): Promise<st
       cause: error,
     });
   }
+  return decodeInput(bytes, `File ${path}`);
 }
 
 /** `echo x` and most files end in one newline that is not part of the memory. */

@@ -1,8 +1,12 @@
 /**
  * File formats by extension: which extractor family reads a file, and which files are skipped
- * as binary without being opened. An unknown extension is sniffed (no NUL byte: text).
+ * as binary without being opened. An unknown extension is read as text unless its bytes are binary.
  */
 import { basename, extname } from 'node:path';
+import { decodeTextBytes } from '../util/text-bytes.js';
+
+/** Files (and standard input) larger than this are not ingested: extraction holds one file in memory at a time. */
+export const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
 export type Family = 'text' | 'code' | 'markup' | 'office' | 'opendocument' | 'pdf';
 
@@ -44,9 +48,13 @@ export function detectByName(path: string): Detected | undefined {
   return family === undefined ? undefined : { family, ext };
 }
 
-/** True when the first bytes look binary (a NUL byte), as git decides. */
-export function looksBinary(bytes: Uint8Array): boolean {
-  return bytes.subarray(0, 8000).includes(0);
+/**
+ * Why bytes that should be text are binary (NUL bytes that are not UTF-16, mostly invalid UTF-8 or
+ * control characters; see util/text-bytes.ts), or undefined for text.
+ */
+export function binaryReason(bytes: Uint8Array): string | undefined {
+  const decoded = decodeTextBytes(bytes);
+  return 'binary' in decoded ? decoded.binary : undefined;
 }
 
 /** The language or format name recorded as provenance `source_kind` and used as a tag. */

@@ -7,7 +7,9 @@
  * A chunk the policy refuses is cut into pieces at sections, paragraphs and lines (split-refused.ts)
  * and only the refused pieces are left out and reported (number, line range, rule ids — never
  * their text); the rest of the file is stored, its pieces numbered as its chunks, and the file is
- * `partial`. Re-ingesting a directory archives the chunks of the files gone from it (`removed`,
+ * `partial`. The policy also reads the whole text before anything is stored: a match only two
+ * neighbouring chunks show together refuses both, one no pair accounts for refuses the file
+ * (across-chunks.ts). Re-ingesting a directory archives the chunks of the files gone from it (`removed`,
  * see prune.ts).
  */
 import { readFile } from 'node:fs/promises';
@@ -16,6 +18,7 @@ import { isEngramError } from '../errors.js';
 import { type Admission, type AdmissionHook, admitWrite, rejectedRules } from '../items/admission.js';
 import { createItem, nextVersion } from '../items/build-item.js';
 import { policyDetails, recordWrite } from '../items/journal.js';
+import { evaluatePolicy } from '../policy/evaluate.js';
 import { MAX_CONTENT_CHARS } from '../policy/rules.js';
 import { type SecretSpan, secretSpans } from '../policy/secret-spans.js';
 import { indexText, prepareIndexing } from '../search/index-text.js';
@@ -23,16 +26,15 @@ import type { CorpusFile, Store } from '../store/store.js';
 import type { ItemType, MemoryItem, Tier } from '../types.js';
 import { sha256 } from '../util/hash.js';
 import { newItemId } from '../util/ids.js';
+import { type JudgedRange, refusedAcrossChunks } from './across-chunks.js';
 import { type Chunk, chunkText } from './chunk.js';
 import { type Extracted, ExtractError, extract } from './extract/index.js';
-import { detectByName, type Family, kindName, looksBinary } from './formats.js';
+import { binaryReason, detectByName, type Family, kindName, MAX_FILE_BYTES } from './formats.js';
 import { pruneRemoved } from './prune.js';
 import { splitRefused } from './split-refused.js';
 import { resolveSources, type SourceEntry } from './sources.js';
 
 export const DEFAULT_CHUNK_TOKENS = 1800;
-/** Files larger than this are skipped: extraction holds one file in memory at a time. */
-const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
 export interface IngestSettings {
   sources: readonly string[];
@@ -53,6 +55,8 @@ export interface IngestSettings {
   dryRun?: boolean;
   /** False keeps the chunks of files gone from a re-ingested directory (default true). */
   prune?: boolean;
+  /** Follow symlinks out of the directory walked (default: skipped and reported). */
+  followSymlinks?: boolean;
   onProgress?: (progress: IngestProgress) => void;
 }
 
@@ -99,6 +103,8 @@ export interface IngestReport {
   chunk_chars: number;
   files: FileReport[];
   totals: Record<FileStatus, number> & { files: number; chunks: number; bytes: number };
+  /** Symlinks not followed because their target is outside the directory walked (also in `files`, skipped). */
+  symlinks_outside: string[];
 }
 
 export interface IngestContext {
@@ -111,6 +117,8 @@ export interface IngestContext {
 /** A chunk as judged, or a piece of a refused one: `start` is its offset in the text. */
 interface Unit {
   chunk: Chunk;
+  /** The chunk it is or was cut from. */
+  index: number;
   start: number;
   /** The admission of a whole chunk, and the title it was admitted with. */
   admitted?: { admission: Admission; title: string | undefined };
@@ -204,6 +212,11 @@ function secretsReaching(spans: readonly SecretSpan[], text: string, start: numb
   return [...new Set(spans.filter((s) => s.start < to && s.end > from).map((s) => s.rule))];
 }
 
+/** The rejecting rules the policy finds in `text`, whatever its length. */
+function rejectingRules(text: string): string[] {
+  return evaluatePolicy({ content: text }, { ignoreSize: true }).matches.filter((m) => m.action === 'reject').map((m) => m.rule);
+}
+
 function overlaps(a: { line_start: number; line_end: number }, b: Record<string, unknown> | null): boolean {
   const start = Number(b?.line_start);
   const end = Number(b?.line_end);
@@ -232,13 +245,14 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
   const corpus = settings.corpus ?? '';
   const scope = settings.scope ?? 'project';
   const auto = settings.format === 'auto';
-  const { cwd, include, exclude } = settings;
-  const { entries, roots } = resolveSources(settings.sources, { cwd, include, exclude });
+  const { cwd, include, exclude, followSymlinks } = settings;
+  const { entries, roots } = resolveSources(settings.sources, { cwd, include, exclude, followSymlinks });
   const report: IngestReport = {
     dry_run: settings.dryRun === true,
     chunk_chars: chunkChars,
     files: [],
     totals: { files: 0, ingested: 0, unchanged: 0, partial: 0, removed: 0, skipped: 0, failed: 0, chunks: 0, bytes: 0 },
+    symlinks_outside: entries.flatMap((e) => (e.kind === 'problem' && e.skip === 'symlink-outside' ? [e.display] : [])),
   };
   const progress = { files_done: 0, files_total: entries.length, bytes: 0, chunks: 0, current: '' };
 
@@ -280,6 +294,10 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
   }
 
   async function ingestOne(entry: SourceEntry, file: FileReport): Promise<void> {
+    if (entry.kind === 'problem' && entry.skip !== undefined) {
+      Object.assign(file, { status: 'skipped', reason: entry.reason });
+      return;
+    }
     const detected = entry.kind === 'stdin' ? { family: 'text' as Family, ext: '' } : detectByName(entry.display);
     if (detected !== undefined && 'skip' in detected) {
       Object.assign(file, { status: 'skipped', reason: detected.skip });
@@ -292,8 +310,9 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       return;
     }
     const family = detected?.family ?? 'text';
-    if ((family === 'text' || family === 'code' || family === 'markup') && looksBinary(bytes)) {
-      Object.assign(file, { status: 'skipped', reason: 'binary content' });
+    const binary = family === 'text' || family === 'code' || family === 'markup' ? binaryReason(bytes) : undefined;
+    if (binary !== undefined) {
+      Object.assign(file, { status: 'skipped', reason: 'binary content', note: binary });
       return;
     }
     const fileHash = sha256(bytes);
@@ -365,12 +384,14 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     const chunkTitles = titles(display, chunks, extracted, auto);
     const starts = chunkStarts(extracted.text, chunks);
     const units: Unit[] = [];
+    const ranges: JudgedRange[] = [];
     for (const [i, chunk] of chunks.entries()) {
       const start = starts[i] ?? 0;
       const title = chunkTitles[i];
       const whole = judge(build(chunk, title, i + 1, chunks.length), start, start + chunk.content.length);
+      ranges.push({ start, end: start + chunk.content.length, rules: whole.admitted === undefined ? whole.rules : [] });
       if (whole.admitted !== undefined) {
-        units.push({ chunk, start, admitted: { admission: whole.admitted, title } });
+        units.push({ chunk, index: i, start, admitted: { admission: whole.admitted, title } });
         continue;
       }
       // A piece is judged against the secrets that reach its chunk (a file can have thousands).
@@ -381,7 +402,21 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       });
       for (const p of pieces) {
         const unit = { line_start: p.line_start, line_end: p.line_end, content: p.content };
-        units.push({ chunk: unit, start: start + p.start, ...(p.refused ? { refused: p.refused } : {}) });
+        units.push({ chunk: unit, index: i, start: start + p.start, ...(p.refused ? { refused: p.refused } : {}) });
+      }
+    }
+    // The policy reads the whole text too: a match only two chunks together show refuses both, one
+    // it cannot place refuses the file (across-chunks.ts).
+    if (chunks.length > 1) {
+      const across = refusedAcrossChunks(extracted.text, ranges, rejectingRules);
+      if (across.unplaced.length > 0) {
+        throw new ExtractError(`POLICY_REJECTED: ${across.unplaced.join(', ')} across chunks of the file; nothing from this file was stored`);
+      }
+      for (const unit of units) {
+        const extra = across.refuse.get(unit.index);
+        if (extra === undefined) continue;
+        unit.refused = [...new Set([...(unit.refused ?? []), ...extra])];
+        unit.admitted = undefined;
       }
     }
     // Pieces renumber the file, and titles come from stored text only (a heading in a refused piece

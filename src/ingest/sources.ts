@@ -5,12 +5,17 @@
  * `--include` / `--exclude` globs. Anything that cannot be used becomes an entry with a reason,
  * never an exception: the run goes on. A file named explicitly is taken as named, dotfile or not.
  *
+ * A symlink met while walking a directory (file or directory link) whose real path is outside
+ * that directory is not followed: it becomes a skipped entry with its reason, unless
+ * `followSymlinks` says otherwise (a link inside the root is followed; a directory is walked once,
+ * so links cannot loop). A file or directory named as a source is taken as named.
+ *
  * Every file entry knows its ingest root (the directory walked, a glob's base, a named file's
  * directory): provenance paths are relative to it, and only files found by walking a directory
  * named as a source are `walked` (a re-ingest of that directory prunes the ones gone since).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 
@@ -28,12 +33,14 @@ export interface FileEntry {
 export type SourceEntry
   = | FileEntry
     | { kind: 'stdin'; display: '-' }
-    | { kind: 'problem'; display: string; reason: string };
+    | { kind: 'problem'; display: string; reason: string; skip?: 'symlink-outside' };
 
 export interface SourceOptions {
   cwd: string;
   include?: readonly string[];
   exclude?: readonly string[];
+  /** Follow symlinks whose target is outside the directory walked (default: skipped, reported). */
+  followSymlinks?: boolean;
 }
 
 const ALWAYS_SKIPPED = new Set(['node_modules']);
@@ -89,6 +96,7 @@ function walk(
   const walked = filter === undefined;
   const out: SourceEntry[] = [];
   const seen = new Set<string>();
+  const rootReal = realOrSelf(root);
   const visit = (dir: string, rules: { base: string; ig: Ignore }[]) => {
     let real: string;
     try {
@@ -119,6 +127,15 @@ function walk(
         isDir = target.isDirectory();
         size = target.size;
         if (!isDir && !target.isFile()) continue;
+        if (link.isSymbolicLink() && options.followSymlinks !== true) {
+          const real = realpathSync(path);
+          if (!isInside(rootReal, real)) {
+            const display = toPosix(relative(options.cwd, path));
+            const reason = `symlink to ${real}, outside the ingest root (--follow-symlinks to ingest it)`;
+            out.push({ kind: 'problem', display, reason, skip: 'symlink-outside' });
+            continue;
+          }
+        }
       } catch (error) {
         const reason = errnoReason(error);
         out.push({
@@ -144,6 +161,20 @@ function walk(
   };
   visit(root, ancestorRules(root));
   return out;
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** True when `path` is `dir` or below it (both real paths). */
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** `.gitignore` rules of the directories above `root`, up to its git work tree's top. */

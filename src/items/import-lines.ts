@@ -9,6 +9,7 @@ import type { MemoryItem, Revision } from '../types.js';
 import { indexText, prepareIndexing } from '../search/index-text.js';
 import { newItemId } from '../util/ids.js';
 import { hasChanges, importedToItem, nextVersion } from './build-item.js';
+import { requireCleanFields } from './field-policy.js';
 import { parseInput } from './parse-input.js';
 import { importLineSchema } from './schemas.js';
 
@@ -49,6 +50,7 @@ function prepareLine(text: string, context: ImportContext, now: string): Prepare
     throw new EngramError('PARAM_ERROR', `Malformed JSON: ${(error as Error).message}`);
   }
   const { revisions = [], ...fields } = parseInput(importLineSchema, json);
+  for (const r of revisions) requireCleanFields({ 'revision actor': r.actor, 'revision reason': r.reason });
   const id = fields.id ?? newItemId();
   const item = context.admit(importedToItem(fields, id, now));
   return {

@@ -202,6 +202,8 @@ export const ingestInputSchema = z.strictObject({
   dry_run: z.boolean().optional(),
   /** False keeps the chunks of files gone from a re-ingested directory. */
   prune: z.boolean().optional(),
+  /** Follow symlinks whose target is outside the directory walked (default: skipped, reported). */
+  follow_symlinks: z.boolean().optional(),
 });
 
 export type IngestInput = z.input<typeof ingestInputSchema>;

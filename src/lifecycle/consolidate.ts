@@ -10,7 +10,8 @@
  * model. Then MTM items promote to LTM when used ≥ 5 times, typed decision / constraint /
  * definition, verified, or confident (≥ 0.8) with provenance.
  */
-import { admitWrite, type AdmissionHook } from '../items/admission.js';
+import { type Admission, admitWrite, type AdmissionHook, rejectedRules } from '../items/admission.js';
+import { isEngramError } from '../errors.js';
 import { nextVersion } from '../items/build-item.js';
 import { policyDetails, recordWrite } from '../items/journal.js';
 import { indexText } from '../search/index-text.js';
@@ -35,6 +36,11 @@ export interface ConsolidationCluster {
   members: string[];
   type: MemoryItem['type'];
   source: string | null;
+  /**
+   * Set when the merged item did not pass the write policy (rejected, or it would be quarantined
+   * while its members are not): nothing was merged, the members stay as they were.
+   */
+  refused?: { verdict: 'reject' | 'quarantine'; rules: string[] };
 }
 
 export type PromotionReason = 'usage' | 'type' | 'verified' | 'confident';
@@ -262,6 +268,8 @@ function mergedItem({ winner, members }: FoldGroup, id: string, now: string): Me
     tier: 'mtm',
     tags: unite(members.map((m) => m.tags)),
     entities: unite(members.map((m) => m.entities)),
+    // Injectable only if every member was: a fold never makes a hidden text visible.
+    injectable: members.every((m) => m.injectable && !m.quarantined),
     // The kept text's own confidence: a fact folded into a hedged note does not make the note surer.
     confidence: winner.confidence,
     weight: Math.max(...members.map((m) => m.weight)),
@@ -275,6 +283,22 @@ function mergedItem({ winner, members }: FoldGroup, id: string, now: string): Me
     archived: false,
     quarantined: false,
   };
+}
+
+/** The merged item admitted by the write policy, or why it is refused (never stored then). */
+function admitMerge(merged: MemoryItem, options: ConsolidateOptions): Admission | { refused: NonNullable<ConsolidationCluster['refused']> } {
+  const context = { operation: 'consolidate', actor: options.actor, now: options.now } as const;
+  try {
+    const admission = admitWrite(merged, context, options.admit);
+    if (admission.item.quarantined) {
+      return { refused: { verdict: 'quarantine', rules: admission.policy.matches.map((m) => m.rule) } };
+    }
+    return admission;
+  } catch (error) {
+    const rules = isEngramError(error) ? rejectedRules(error) : undefined;
+    if (rules === undefined) throw error;
+    return { refused: { verdict: 'reject', rules } };
+  }
 }
 
 /** Plans, and unless `dryRun` applies in one transaction, one consolidation pass. */
@@ -310,13 +334,21 @@ export function consolidate(store: Store, options: ConsolidateOptions): Consolid
         .map((item) => ({ id: item.id, reasons: promotionReasons(item) }))
         .filter((p) => p.reasons.length > 0),
     };
+    // The merged text passes the policy again (united tags and entities are new text); a merge it
+    // refuses, or would quarantine, is not made and the plan says why.
+    const admissions = clusters.map((fold, i) => {
+      const cluster = plan.clusters[i] as ConsolidationCluster;
+      const judged = admitMerge(mergedItem(fold, cluster.result_id, options.now), options);
+      if ('refused' in judged) cluster.refused = judged.refused;
+      return 'refused' in judged ? undefined : judged;
+    });
     if (options.dryRun) return plan;
     for (const [i, fold] of clusters.entries()) {
       const id = plan.clusters[i]?.result_id ?? '';
-      if (store.getItem(id) !== undefined) continue;
+      const admission = admissions[i];
+      if (admission === undefined || store.getItem(id) !== undefined) continue;
       const { members } = fold;
-      const context = { operation: 'consolidate', actor: options.actor, now: options.now } as const;
-      const { item, policy } = admitWrite(mergedItem(fold, id, options.now), context, options.admit);
+      const { item, policy } = admission;
       store.insertItem(item, indexText(item));
       recordWrite(store, options.actor, item, 'consolidate', { members: item.provenance?.consolidated_from, ...policyDetails(policy) });
       for (const member of members) {

@@ -131,6 +131,8 @@ export function mergeSimilar(target: MemoryItem, incoming: MemoryItem): MemoryIt
     content: kept.content,
     tags: [...new Set([...target.tags, ...incoming.tags])],
     entities: [...new Set([...target.entities, ...incoming.entities])],
+    // Injectable only if both were: a merge never makes a hidden text visible.
+    injectable: target.injectable && incoming.injectable && !incoming.quarantined,
     confidence: Math.max(target.confidence, incoming.confidence),
     weight: Math.max(target.weight, incoming.weight),
   };

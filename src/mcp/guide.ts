@@ -19,8 +19,9 @@ When to propose
 - At most 10 proposals per turn.
 
 When to write
-- memory_write is the privileged path for setup and administration (seeding a workspace, fixing an item). Prefer
-  memory_propose in normal work.
+- memory_write is for setup and administration (seeding a workspace, fixing an item); prefer memory_propose in
+  normal work. It is judged like a proposal: give provenance ({"source_id": …}) or it is quarantined. Only a server
+  started with --trust-writes lets it skip the quarantine rules.
 
 Keeping memory true
 - When a memory is wrong, call memory_update with validation=contradicted, or memory_link NEW OLD with type

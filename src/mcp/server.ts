@@ -37,6 +37,8 @@ export interface ServeOptions {
   /** Default recall budget for memory_recall and memory_session_inject. */
   budget: number;
   secrecy?: Secrecy;
+  /** `--trust-writes`: memory_write skips the quarantine rules and the provenance requirement. */
+  trustWrites?: boolean;
   /** One structured JSON line per tool call on stderr (`-v`). */
   log?: (line: Record<string, unknown>) => void;
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Engram } from '../engram.js';
 import { EngramError } from '../errors.js';
 import { parseProposals, provenanceHint } from '../ingest/proposals.js';
+import { visibleText } from '../recall/escape-block.js';
 import { ITEM_TYPES, LINK_TYPES, type Secrecy, TIER_ALIASES, TIERS } from '../types.js';
 import type { RateLimiter } from './limiter.js';
 import type { MetricsCollector } from './metrics.js';
@@ -21,6 +22,11 @@ export interface ToolContext {
   /** Default recall budget (`--inject-budget`). */
   budget: number;
   secrecy?: Secrecy;
+  /**
+   * `engram serve --trust-writes`: memory_write skips the quarantine rules and the provenance
+   * requirement. Off by default: a model calls memory_write, so it is judged like memory_propose.
+   */
+  trustWrites?: boolean;
 }
 
 export interface ToolAnnotations {
@@ -247,7 +253,11 @@ export const TOOLS: readonly Tool[] = [
         quarantined: 'include',
         secrecy: context.secrecy,
       });
-      return { structured: { ...result } };
+      // The text a model reads shows no invisible characters, as in memory_recall's block.
+      const items = result.items.map((hit) => ({
+        ...hit, title: visibleText(hit.title), content: visibleText(hit.content),
+      }));
+      return { structured: { ...result, items } };
     },
   }),
   tool({
@@ -293,11 +303,13 @@ export const TOOLS: readonly Tool[] = [
   }),
   tool({
     name: 'memory_write',
-    title: 'Write a memory (privileged)',
+    title: 'Write a memory',
     description:
-      'Privileged direct write of one memory at any tier, for setup and administration; prefer memory_propose in '
-      + 'normal work. Secrets and prompt injection are still rejected. An exact duplicate in the scope reinforces the '
-      + 'existing item instead (deduplicated=true).',
+      'Direct write of one memory at any tier, for setup and administration; prefer memory_propose in normal work. '
+      + 'It passes the same write policy as memory_propose: secrets and prompt injection are rejected; instruction-like '
+      + 'text, personal data and writes without provenance ({"source_id": …}) are quarantined — unless the server was '
+      + 'started with --trust-writes, which skips the quarantine rules (never the reject rules). An exact duplicate in '
+      + 'the scope reinforces the existing item instead (deduplicated=true).',
     input: z.strictObject({
       content: z.string().min(1),
       title: text.optional(),
@@ -319,7 +331,7 @@ export const TOOLS: readonly Tool[] = [
       const where = await whereTo(context, args);
       const result = await context.engram.put(
         { ...fields, tags: tagsOf(tags), tier: t as 'stm' | undefined, scope: where.scope, corpus_id: where.corpus_id },
-        { privileged: true },
+        context.trustWrites === true ? { privileged: true } : { asProposal: true },
       );
       return { structured: { ...result } };
     },

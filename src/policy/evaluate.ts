@@ -4,6 +4,7 @@
  * with a short excerpt in which secrets and personal data are masked, so a verdict can be shown,
  * logged or stored in an event without repeating what it refused. Pure; no I/O.
  */
+import { hiddenCharacterMatch } from './hidden-characters.js';
 import { decodeBase64Runs, foldPhrases, joinedOffsets, joinLines, normalise } from './normalize.js';
 import {
   MAX_CONTENT_CHARS,
@@ -39,6 +40,13 @@ export interface PolicySubject {
   entities?: readonly string[];
   source?: string | null;
   provenance?: Record<string, unknown> | null;
+  /** The item's other stored strings: its id (as imported), logical address, scope and corpus. */
+  id?: string;
+  key?: string | null;
+  task_id?: string | null;
+  step_id?: string | null;
+  scope?: string;
+  corpus_id?: string | null;
 }
 
 export interface PolicyOptions {
@@ -71,6 +79,9 @@ function subjectText(subject: PolicySubject): string {
   const parts = [subject.title ?? '', subject.content, (subject.tags ?? []).join(' '), (subject.entities ?? []).join(' ')];
   if (subject.source) parts.push(subject.source);
   if (subject.provenance) parts.push(JSON.stringify(subject.provenance));
+  for (const field of [subject.id, subject.key, subject.task_id, subject.step_id, subject.scope, subject.corpus_id]) {
+    if (field) parts.push(field);
+  }
   return parts.filter((p) => p !== '').join('\n');
 }
 
@@ -168,7 +179,8 @@ function codePointLength(text: string, atMost: number): number {
  */
 export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = {}): PolicyVerdict {
   const matches: PolicyMatch[] = [];
-  const { token, phrase } = viewsOf(subjectText(subject));
+  const text = subjectText(subject);
+  const { token, phrase } = viewsOf(text);
   let masks: Map<View, Span[]> | undefined;
   for (const rule of PATTERN_RULES) {
     if (options.privileged && rule.action === 'quarantine') continue;
@@ -191,6 +203,9 @@ export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = 
       break;
     }
   }
+  // Normalisation removes invisible characters before the rules match: this one reads the text as written.
+  const hidden = options.privileged ? undefined : hiddenCharacterMatch(text);
+  if (hidden !== undefined) matches.push(hidden);
   if (!options.ignoreSize && subject.type !== 'pointer') {
     const length = codePointLength(subject.content, MAX_CONTENT_CHARS);
     if (length > MAX_CONTENT_CHARS) {

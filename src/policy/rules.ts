@@ -8,6 +8,8 @@
  * the rule listing pass the policy themselves.
  */
 
+import { HIDDEN_CHARACTERS_RULE } from './hidden-characters.js';
+
 export type PolicyGroup = 'secret' | 'injection' | 'instruction' | 'self-instruction' | 'pii' | 'size' | 'provenance';
 export type PolicyAction = 'reject' | 'quarantine';
 
@@ -421,4 +423,5 @@ export const ALL_RULES: readonly PolicyRule[] = Object.freeze([
   ...PATTERN_RULES.map(({ id, group, action, description }) => ({ id, group, action, description })),
   SIZE_RULE,
   PROVENANCE_RULE,
+  HIDDEN_CHARACTERS_RULE,
 ]);

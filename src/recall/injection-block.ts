@@ -12,11 +12,19 @@
  *   [/ENGRAM_MEMORY tokens_used=342]
  *
  * tokens_used is the estimate of the whole block, footer included; it never exceeds the budget.
- * A title or content whose first line starts with `source:` is escaped as `\source:` (see provenance-line.ts).
+ *
+ * Stored text cannot spoof the block (escape-block.ts): invisible and control characters are
+ * removed from everything the block and the catalog show; a body line that could pass for the
+ * opening, an item header or the closing line (loosely: any case, leading spaces, fullwidth or
+ * look-alike letters, any dashes), a first line that could pass for the provenance line
+ * (`source:`), and a line that starts with a backslash all get one leading backslash — drop one
+ * leading backslash from each body line to get the stored text back. Header fields (id, type,
+ * tier, tags) and catalog titles are single-line.
  */
 import type { MemoryItem } from '../types.js';
 import { estimateTokens } from './estimate-tokens.js';
-import { escapeSourceLine, provenanceLine } from './provenance-line.js';
+import { escapeBlockText, headerField } from './escape-block.js';
+import { provenanceLine } from './provenance-line.js';
 
 export type RecallMode = 'inject' | 'catalog' | 'hybrid';
 
@@ -51,13 +59,14 @@ export interface PackOptions {
   header: boolean;
 }
 
-const label = (item: MemoryItem) => item.title || item.content.replace(/\s+/g, ' ').trim().slice(0, 80);
+const label = (item: MemoryItem) => headerField(item.title || item.content.replace(/\s+/g, ' ').trim().slice(0, 80)).trim();
 
 function itemBlock(item: MemoryItem, index: string, total: string): string {
-  const head = `--- ITEM ${index}/${total} [${item.id} | ${item.type} | ${item.tier} | tags=${item.tags.join(',')}] ---`;
+  const fields = [item.id, item.type, item.tier, `tags=${item.tags.join(',')}`].map(headerField);
+  const head = `--- ITEM ${index}/${total} [${fields.join(' | ')}] ---`;
   const source = provenanceLine(item);
   // Trailing blank lines (ingested chunks keep them) would only pad the block.
-  const body = escapeSourceLine(`${item.title === '' ? '' : `${item.title}\n`}${item.content.trimEnd()}\n`);
+  const body = `${escapeBlockText(`${item.title === '' ? '' : `${item.title}\n`}${item.content}`).trimEnd()}\n`;
   return `${head}\n${source === undefined ? '' : `${source}\n`}${body}`;
 }
 

@@ -2,16 +2,14 @@
  * The provenance line of a recalled chunk: `source: docs/guide.md lines 12-40`, the first line of
  * an item's body in the injection block. It is derived from the item's provenance (the path
  * relative to the directory it was ingested from, and its line range), never from its text; a
- * title or content whose first line could pass for one is escaped with a leading backslash, so
- * the line after an item header starts with `source:` only when engram wrote it. Pure.
+ * title or content whose first line could pass for one is escaped with a leading backslash
+ * (escape-block.ts), so the line after an item header starts with `source:` only when engram
+ * wrote it. Pure.
  */
 import type { MemoryItem } from '../types.js';
 
 /** Line breaks, control and format characters: a path must stay on its one line, visibly. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
-
-/** A body line that could be mistaken for the provenance line. */
-const LOOKS_LIKE_SOURCE = /^[ \t]*\\*source:/i;
 
 function lineNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
@@ -32,9 +30,4 @@ export function provenanceLine(item: MemoryItem): string | undefined {
   const end = lineNumber(p?.line_end);
   if (typeof path !== 'string' || path.trim() === '' || start === undefined || end === undefined) return undefined;
   return `source: ${path.replace(UNPRINTABLE, '?')} lines ${start}-${end}`;
-}
-
-/** `body` with its first line escaped when it could pass for a provenance line. */
-export function escapeSourceLine(body: string): string {
-  return LOOKS_LIKE_SOURCE.test(body) ? `\\${body}` : body;
 }

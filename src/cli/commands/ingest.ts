@@ -4,6 +4,7 @@
  * any file failed or had a chunk refused by the policy (the rest is stored all the same).
  */
 import type { Command } from 'commander';
+import { MAX_FILE_BYTES } from '../../ingest/formats.js';
 import type { Tier } from '../../types.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, TIER_VALUES, exampleText, intOption, listOption } from '../options.js';
@@ -24,6 +25,7 @@ export interface IngestFlags {
   dryRun?: boolean;
   prune?: boolean;
   auto?: boolean;
+  followSymlinks?: boolean;
 }
 
 function megabytes(bytes: number): string {
@@ -48,8 +50,9 @@ export async function runIngest(ctx: CliContext, sources: string[], flags: Inges
     exclude: flags.exclude,
     dry_run: flags.dryRun,
     prune: flags.prune,
+    follow_symlinks: flags.followSymlinks,
     // Bytes, not text: invalid UTF-8 gets the same fallback and file hash as on disk.
-    readStdin: () => readStdinBytes(ctx.stdin),
+    readStdin: () => readStdinBytes(ctx.stdin, MAX_FILE_BYTES),
     onProgress: (p) =>
       ctx.progress(
         p.current === ''
@@ -57,6 +60,10 @@ export async function runIngest(ctx: CliContext, sources: string[], flags: Inges
           : `ingest ${p.files_done}/${p.files_total} files · ${megabytes(p.bytes)} · ${p.chunks} chunks · ${p.current}`,
       ),
   });
+  if (report.symlinks_outside.length > 0) {
+    const n = report.symlinks_outside.length;
+    ctx.warn(`skipped ${n} symlink${n === 1 ? '' : 's'} pointing outside the ingest root: ${report.symlinks_outside.join(', ')} (--follow-symlinks to ingest them)`);
+  }
   noteAutoConsolidation(ctx, report);
   return report;
 }
@@ -74,6 +81,7 @@ export function configure(command: Command, run: Runner): void {
     .addOption(listOption('--include <globs>', 'only files matching these globs (relative to each directory)'))
     .addOption(listOption('--exclude <globs>', 'skip files matching these globs'))
     .option('--dry-run', 'read, extract, chunk and check everything; write nothing')
+    .option('--follow-symlinks', 'follow symlinks whose target is outside the directory ingested (default: skipped and reported)')
     .option('--no-prune', 'keep the chunks of files gone from a re-ingested directory (default: archive them)')
     .option('--no-auto', 'no automatic consolidation after this ingest (or ENGRAM_AUTO_CONSOLIDATE=off)')
     .addHelpText(

@@ -19,6 +19,7 @@ interface ServeFlags {
   secrecy?: Secrecy;
   injectBudget?: number;
   rateLimit?: boolean;
+  trustWrites?: boolean;
 }
 
 /** What the command prints on stdout once the server has stopped: nothing (stdio was protocol). */
@@ -38,6 +39,10 @@ export function configure(command: Command, run: Runner): void {
     .addOption(intOption('--inject-budget <tokens>', 'default memory_recall budget (default 1500, ENGRAM_BUDGET)', 1))
     .option('--rate-limit', 'limit calls per session: 60/min, burst 1.5x, 10 proposals per turn (default)')
     .option('--no-rate-limit', 'no rate limiting')
+    .option(
+      '--trust-writes',
+      'memory_write skips the quarantine rules and the provenance requirement (default: judged like memory_propose; secrets and injection are always rejected)',
+    )
     .addHelpText(
       'after',
       exampleText(
@@ -63,6 +68,7 @@ async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<Command
     limits: { ...DEFAULT_LIMITS, enabled: flags.rateLimit !== false },
     budget: flags.injectBudget ?? budgetFromEnv(ctx.env.ENGRAM_BUDGET) ?? DEFAULT_BUDGET,
     secrecy: flags.secrecy,
+    trustWrites: flags.trustWrites === true,
     log: ctx.verbose ? (line: Record<string, unknown>) => process.stderr.write(`${JSON.stringify(line)}\n`) : undefined,
   };
   if (flags.http !== true) {

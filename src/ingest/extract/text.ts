@@ -1,17 +1,15 @@
-/** Plain text and source code: UTF-8 (BOM stripped), UTF-16 with a BOM, else Windows-1252. */
-import type { Extracted } from './index.js';
+/**
+ * Plain text and source code: UTF-8 (BOM stripped), UTF-16 with or without a BOM, else
+ * Windows-1252; binary content is refused (util/text-bytes.ts).
+ */
+import { decodeTextBytes } from '../../util/text-bytes.js';
+import { type Extracted, ExtractError } from './index.js';
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-/** Decodes text bytes; invalid UTF-8 falls back to Windows-1252 and says so. */
+/** Decodes text bytes; anything but plain UTF-8 says how it was read, binary throws. */
 export function decodeText(bytes: Uint8Array): Extracted {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes) };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes) };
-  try {
-    return { text: UTF8.decode(bytes) };
-  } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), note: 'not valid UTF-8; decoded as Windows-1252' };
-  }
+  const decoded = decodeTextBytes(bytes);
+  if ('binary' in decoded) throw new ExtractError(`binary content (${decoded.binary})`);
+  return decoded.note === undefined ? { text: decoded.text } : { text: decoded.text, note: decoded.note };
 }
 
 export function extractText(bytes: Uint8Array): Extracted {
