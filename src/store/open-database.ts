@@ -66,6 +66,9 @@ export function openDatabase(path: string, options: SqliteOptions = {}): SqliteD
     }
     if (path !== ':memory:') withBusyRetry(() => db.pragma('journal_mode = WAL'));
     db.pragma('foreign_keys = ON');
+    // Deleted rows and freed pages are overwritten with zeros: a hard delete or purge leaves no
+    // bytes of what it removed in the file (the full-text index does the same, migration 11).
+    db.pragma('secure_delete = ON');
     db.pragma('synchronous = NORMAL');
     // Used by migration 5 to fill the column for rows written before it.
     db.function('engram_normalised_hash', { deterministic: true }, (text) => normalisedHash(String(text)));
