@@ -8,10 +8,10 @@ import {
   FTS_TOKENIZER_PRESETS,
   isFtsTokenizerPreset,
 } from './config/fts-tokenizer.js';
-import { EngramError } from './errors.js';
+import { EngramError, toEngramError } from './errors.js';
 import { type AdmissionHook, admitWrite, type WriteOperation } from './items/admission.js';
 import { type IngestProgress, type IngestReport, ingestSources } from './ingest/ingest.js';
-import { pullProposals, type PullResult } from './ingest/pull.js';
+import { commitPull, planPull, pullProposals, type PullResult } from './ingest/pull.js';
 import {
   forgetItem,
   rejectItem,
@@ -42,6 +42,7 @@ import {
   type ListInput,
   linkInputSchema,
   listFilterSchema,
+  type ParsedPut,
   type PutInput,
   putInputSchema,
   type RecallInput,
@@ -76,10 +77,11 @@ import { type PackedRecall, packRecall, type RecallMode } from './recall/injecti
 import { explainHit, rankHits, type SearchStage, searchCascade } from './search/cascade.js';
 import type { SearchSort } from './search/rank.js';
 import type { CreatedFile } from './store/remove-empty-store.js';
-import type { DeleteCounts, ListFilter, Store } from './store/store.js';
+import type { DeleteCounts, ListFilter, Store, StoreHealth } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, Workspace } from './types.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
 import { loadedSegmenter, loadSegmenter } from './search/segment.js';
+import { sha256 } from './util/hash.js';
 import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
 
@@ -112,6 +114,11 @@ export interface EngramOptions {
   secrecy?: Secrecy;
   /** Opens the store; defaults to the embedded SQLite store. */
   openStore?: (path: string) => Store;
+  /**
+   * False skips the open check of the store's pages (`doctor`, which reports on a damaged store);
+   * by default a store whose pages fail it is refused with STORE_CORRUPT before anything is written.
+   */
+  checkPages?: boolean;
   /**
    * Automatic consolidation (KOAS) after put, pull and ingest: when the store holds `threshold` live
    * STM items, at most once per `intervalMinutes` (kept in the store). Off unless given; the CLI
@@ -258,6 +265,8 @@ export interface DoctorReport {
   items: number;
   indexed: number;
   integrity: string[];
+  /** Every item's content hashed again as the write path does (SHA-256): the ids that differ. */
+  content_hashes: { checked: number; mismatched: string[] };
   problems: string[];
 }
 
@@ -377,8 +386,12 @@ export interface Engram {
   verify(id: string): Promise<ReviewDecision>;
   /** Rejects an item: archived, no longer injectable. */
   reject(id: string, options?: { reason?: string }): Promise<ReviewDecision>;
-  /** Upserts items from JSONL lines by id; malformed lines are reported, never dropped silently. */
-  importLines(lines: Iterable<string> | AsyncIterable<string>): Promise<ImportReport>;
+  /**
+   * Upserts items from JSONL lines by id; malformed lines are reported, never dropped silently. A
+   * BOM before the first line is skipped; keys import
+   * does not know are counted in `unknown_keys`, or with `strict` make their line invalid.
+   */
+  importLines(lines: Iterable<string> | AsyncIterable<string>, options?: { strict?: boolean }): Promise<ImportReport>;
   close(): void;
 }
 
@@ -427,10 +440,10 @@ export async function removeEmptyStore(path: string, created: CreatedFile): Prom
   return store.removeEmptyStore(path, created);
 }
 
-async function openDefaultStore(path: string, tokenizer: string | undefined): Promise<Store> {
+async function openDefaultStore(path: string, tokenizer: string | undefined, checkPages = true): Promise<Store> {
   const { createSqliteStore } = await import('./store/sqlite-store.js');
   const preset = tokenizer !== undefined && isFtsTokenizerPreset(tokenizer) ? tokenizer : DEFAULT_FTS_TOKENIZER;
-  return createSqliteStore(path, { ftsTokenizer: { name: preset, spec: FTS_TOKENIZER_PRESETS[preset] } });
+  return createSqliteStore(path, { ftsTokenizer: { name: preset, spec: FTS_TOKENIZER_PRESETS[preset] }, checkPages });
 }
 
 /**
@@ -448,7 +461,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   requireCleanFields({ session: options.session });
   const store = options.openStore
     ? options.openStore(options.path)
-    : await openDefaultStore(options.path, options.ftsTokenizer);
+    : await openDefaultStore(options.path, options.ftsTokenizer, options.checkPages !== false);
   const clock = options.clock ?? systemClock;
   const actor = options.session ?? null;
   const now = () => clock().toISOString();
@@ -474,6 +487,18 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
   async function write(input: PutInput, operation: WriteOperation, privileged = false): Promise<PutResult> {
     const parsed = parseInput(putInputSchema, input);
+    const { id, layer, key, task_id: taskId, step_id: stepId, content, title, tags = [], entities = [] } = parsed;
+    const target = id !== undefined
+      ? store.getItem(id)
+      : layer !== undefined && key !== undefined
+        ? store.findByKey({ layer, key, task_id: taskId ?? null, step_id: stepId ?? null })
+        : undefined;
+    await prepareIndexing(content, title, ...tags, ...entities, target);
+    return writeParsed(parsed, operation, privileged);
+  }
+
+  /** The write itself, in one transaction (a savepoint inside another), once indexing is prepared. */
+  function writeParsed(parsed: ParsedPut, operation: WriteOperation, privileged = false): PutResult {
     const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, supersedes = [], ...fields } = parsed;
     if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
       throw new EngramError('PARAM_ERROR', '--key needs --layer to address an item', {
@@ -490,8 +515,6 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       return replaced !== undefined && (!replaced.injectable || replaced.quarantined);
     });
     if (hiding) fields.injectable = false;
-    const target = id !== undefined ? store.getItem(id) : address && store.findByKey(address);
-    await prepareIndexing(fields.content, fields.title, ...(fields.tags ?? []), ...(fields.entities ?? []), target);
     const linked = (result: PutResult): PutResult => {
       // A summary replacing what it merged: the old items leave recall, their text stays searchable.
       for (const old of supersedes) {
@@ -688,9 +711,17 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async pull(text, input = {}) {
-      // Proposal fields are validated by put's schema: a bad type or tier is that proposal's PARAM_ERROR.
+      // All or nothing: the policy sees the whole input, then every proposal is written in one
+      // transaction; a refused one (policy, or put's schema: a bad type or tier) stores none.
       const defaults = parseInput(pullInputSchema, input);
-      const result = await pullProposals(text, defaults, (proposal) => write(proposal as PutInput, 'pull'));
+      const plan = planPull(text, defaults);
+      const texts = plan.entries.flatMap(({ input: p }) => [p.content, p.title, ...p.tags, ...(p.entities ?? [])]);
+      await prepareIndexing(...texts);
+      const result = commitPull(
+        plan,
+        (proposal) => writeParsed(parseInput(putInputSchema, proposal), 'pull'),
+        (fn) => store.transaction(fn),
+      );
       return result.stored + result.quarantined > 0 ? withAuto(result) : result;
     },
 
@@ -961,7 +992,20 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async doctor() {
-      const { schema_version, ...health } = store.health();
+      let checked: StoreHealth;
+      try {
+        checked = store.health();
+      } catch (error) {
+        // Damage SQLite's check cannot walk past: reported, not thrown (that is what doctor is for).
+        const failure = toEngramError(error);
+        if (failure.code !== 'STORE_CORRUPT') throw failure;
+        const version = Number(store.getMeta('schema_version') ?? 0);
+        const health = { full_text: store.hasFullText(), items: 0, indexed: 0, integrity: [failure.message] };
+        const content_hashes = { checked: 0, mismatched: [] };
+        const problems = [`integrity_check: ${failure.message}`];
+        return { ok: false, schema_version: version, fts_tokenizer: store.getMeta('fts_tokenizer') ?? null, ...health, content_hashes, problems };
+      }
+      const { schema_version, ...health } = checked;
       const fts_tokenizer = store.getMeta('fts_tokenizer') ?? null;
       const problems: string[] = [];
       if (health.integrity.join() !== 'ok') problems.push(`integrity_check: ${health.integrity.join('; ')}`);
@@ -969,7 +1013,21 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       else if (health.indexed !== health.items) {
         problems.push(`full-text index has ${health.indexed} rows for ${health.items} items: run \`engram reindex\``);
       }
-      return { ok: problems.length === 0, schema_version, fts_tokenizer, ...health, problems };
+      const content_hashes = { checked: 0, mismatched: [] as string[] };
+      try {
+        for (const item of store.iterateItems()) {
+          content_hashes.checked++;
+          if (sha256(item.content) !== item.content_hash) content_hashes.mismatched.push(item.id);
+        }
+      } catch (error) {
+        problems.push(`content hashes: stopped after ${content_hashes.checked} items (${toEngramError(error).message})`);
+      }
+      const { mismatched } = content_hashes;
+      if (mismatched.length > 0) {
+        const shown = mismatched.slice(0, 20).join(', ') + (mismatched.length > 20 ? ', …' : '');
+        problems.push(`content_hash differs from the content of ${mismatched.length} item(s), changed outside engram: ${shown}`);
+      }
+      return { ok: problems.length === 0, schema_version, fts_tokenizer, ...health, content_hashes, problems };
     },
 
     async* exportLines({ withHistory = false, secrecy = defaultSecrecy } = {}) {
@@ -1010,11 +1068,12 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       return rejectItem(store, actor, id, now(), reason);
     },
 
-    importLines(lines) {
+    importLines(lines, { strict = false } = {}) {
       return importLines(lines, {
         store,
         actor,
         now,
+        strict,
         admit: (item, privileged) =>
           admitWrite(item, { operation: 'import', actor, now: now(), privileged }, options.admit).item,
       });

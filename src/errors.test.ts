@@ -12,6 +12,7 @@ test('exit codes follow memtool: 1 general, 2 params, 3 not found, 4 database', 
     NOT_FOUND: 3,
     DB_ERROR: 4,
     DB_BUSY: 4,
+    STORE_CORRUPT: 4,
     RATE_LIMITED: 1,
     UNAUTHORIZED: 1,
   });

@@ -13,6 +13,7 @@ export type ErrorCode
     | 'NOT_FOUND'
     | 'DB_ERROR'
     | 'DB_BUSY'
+    | 'STORE_CORRUPT'
     | 'RATE_LIMITED'
     | 'UNAUTHORIZED';
 
@@ -32,6 +33,7 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4>> = Object.fre
   NOT_FOUND: 3,
   DB_ERROR: 4,
   DB_BUSY: 4,
+  STORE_CORRUPT: 4,
   RATE_LIMITED: 1,
   UNAUTHORIZED: 1,
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { type Engram, type MemoryItem, openEngram } from '../src/index.js';
+import { type Engram, type EngramError, type MemoryItem, openEngram } from '../src/index.js';
 import { chunkText } from '../src/ingest/chunk.js';
 import { CLI, cli, hostile, tempDir } from './helpers.js';
 import { docx, odp, ods, odt, pdf, pptx, xlsx } from './fixtures/documents.js';
@@ -343,15 +343,25 @@ test('pull: JSON proposals, <memory> blocks, ```memory fences, Markdown sections
   const long = await engram.pull(Array.from({ length: 30 }, (_, i) => `Paragraph ${i}: ${'detail '.repeat(30)}`).join('\n\n'));
   assert.ok(long.items.length > 1 && long.items.every((i) => i.status === 'stored'), 'a long answer is split, never refused');
 
-  const mixed = await engram.pull(JSON.stringify([
+  // All or nothing: one refused proposal stores none; the error lists each refused one by position.
+  const before = (await engram.stats()).total;
+  const mixed = [
     { content: 'Fine fact about queues' },
     { content: hostile('pii', /^pii 2$/) },
-    { content: hostile('injection', /^phrasing 2 \//) },
     { content: 'Bad type', type: 'banana' },
-  ]));
-  assert.deepEqual(mixed.items.map((i) => i.status), ['stored', 'quarantined', 'rejected', 'rejected']);
-  assert.deepEqual(mixed.items[2]?.rules, ['injection.override']);
-  assert.equal(mixed.items[3]?.error, 'PARAM_ERROR');
+  ];
+  await assert.rejects(engram.pull(JSON.stringify(mixed)), (error: EngramError) => {
+    assert.equal(error.code, 'PARAM_ERROR');
+    assert.deepEqual((error.details.refused as { index: number }[]).map((r) => r.index), [3]);
+    return true;
+  });
+  await assert.rejects(engram.pull(JSON.stringify([...mixed, { content: hostile('injection', /^phrasing 2 \//) }])), (error: EngramError) => {
+    assert.equal(error.code, 'POLICY_REJECTED', 'the policy code wins');
+    return true;
+  });
+  assert.equal((await engram.stats()).total, before, 'nothing stored');
+  const quarantined = await engram.pull(JSON.stringify(mixed.slice(0, 2)));
+  assert.deepEqual(quarantined.items.map((i) => i.status), ['stored', 'quarantined']);
   await assert.rejects(engram.pull('  \n'), /empty/i);
 });
 
@@ -365,6 +375,6 @@ test('pull CLI: report on stdout, warnings on stderr, EMPTY_INPUT on empty stdin
   assert.equal(empty.error?.error, 'EMPTY_INPUT');
   const refused = cli(['pull', '--db', db], { input: hostile('injection', /^phrasing 1 \/ as written/) });
   assert.equal(refused.code, 1);
-  assert.equal(refused.json?.rejected, 1);
-  assert.match(refused.stderr, /proposal 1 rejected/);
+  assert.equal(refused.error?.error, 'POLICY_REJECTED');
+  assert.match(String(refused.error?.message), /^Nothing pulled/);
 });

@@ -324,8 +324,9 @@ test('consolidate --candidates: STM older than 3 days to extract, related memori
   assert.deepEqual(recalled.injected.map((e) => e.id), [summary], 'recall uses the summary instead');
   assert.equal((await engram.search({ query: 'retries backoff jitter' })).count, 3, 'the originals stay searchable');
   assert.deepEqual((await engram.consolidationCandidates()).merge, [], 'superseded items are no longer offered');
-  const missing = await engram.pull(JSON.stringify([{ content: 'Summary of nothing', supersedes: ['MEM-000000000000'] }]));
-  assert.deepEqual([missing.stored, missing.items[0]?.error], [0, 'NOT_FOUND'], 'an unknown id stores nothing');
+  const total = (await engram.stats()).total;
+  await assert.rejects(engram.pull(JSON.stringify([{ content: 'Summary of nothing', supersedes: ['MEM-000000000000'] }])), /NOT_FOUND|No memory item/);
+  assert.equal((await engram.stats()).total, total, 'an unknown id stores nothing');
 });
 
 test('clustering through prefix words gives exactly the clusters of the plain complete-link scan', async () => {

@@ -281,9 +281,11 @@ test('HTTP: every tool works, refuses bad input; a rate limit answers RATE_LIMIT
   const metrics = ok(await call('memory_metrics'));
   assert.equal((metrics.rate_limiter as { enabled: boolean }).enabled, true, 'metrics are never limited');
 
-  // Another session has its own bucket.
+  // Another session of the same client shares its bucket: a new session buys no calls.
   const second = await httpClient(t, server.url);
-  assert.notEqual((await caller(second)('memory_stats')).isError, true);
+  const again = await caller(second)('memory_stats');
+  const secondAnswer = again.isError ? again : await caller(second)('memory_stats');
+  assert.equal(errorOf(secondAnswer).error, 'RATE_LIMITED', 'one budget per client, not per session');
 
   // DNS rebinding: a request naming another host is refused on a loopback server.
   const port = new URL(server.url).port;
@@ -419,6 +421,10 @@ test('a token-protected server answers 401 without the token and touches nothing
   }
   await assert.rejects(httpClient(t, server.url));
   assert.deepEqual(files(), before, 'the store is untouched');
+  // The scheme is case-insensitive (RFC 9110): `bearer` and `BEARER` are the same scheme.
+  for (const scheme of ['bearer', 'BEARER']) {
+    assert.equal(await initializeStatus(server.url, { authorization: `${scheme} correct-horse-battery` }), 200, scheme);
+  }
   const client = await httpClient(t, server.url, 'correct-horse-battery');
   assert.notEqual((await caller(client)('memory_stats')).isError, true);
 
@@ -428,6 +434,65 @@ test('a token-protected server answers 401 without the token and touches nothing
   const taken = cli(['serve', '--http', '--port', new URL(server.url).port, '--db', db]);
   assert.deepEqual([taken.code, taken.error?.error], [2, 'PARAM_ERROR']);
   assert.match(String(taken.error?.message), /EADDRINUSE/);
+});
+
+/** A raw initialize request: its status, Retry-After header and JSON body. */
+async function initializeRaw(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    }),
+  });
+  const text = await response.text();
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), session: response.headers.get('mcp-session-id'), body: text };
+}
+
+test('HTTP sessions: capped per client with a clear 429, freed when ended; an idle one expires', async (t) => {
+  const dir = tempDir(t);
+  const server = await httpServer(t, join(dir, 'memory.db'), ['--max-client-sessions', '2']);
+  const first = await httpClient(t, server.url);
+  const second = await httpClient(t, server.url);
+  assert.notEqual((await caller(second)('memory_stats')).isError, true);
+  const refused = await initializeRaw(server.url);
+  assert.equal(refused.status, 429);
+  assert.ok(Number(refused.retryAfter) >= 1, 'Retry-After in seconds');
+  const body = JSON.parse(refused.body) as Record<string, unknown>;
+  assert.deepEqual([body.error, body.reason, body.limit, body.retryable], ['RATE_LIMITED', 'client_session_cap', 2, true]);
+  assert.match(String(body.message), /Too many MCP sessions: this client has 2 open/);
+  // Ending a session (DELETE /mcp) frees its slot at once.
+  await (first.transport as StreamableHTTPClientTransport).terminateSession();
+  assert.equal((await initializeRaw(server.url)).status, 200);
+
+  // --session-idle 1: a session without a request for a second, and no stream open, is closed and
+  // its slot freed (an abandoned one); a connected client's open event stream keeps its session.
+  const idle = await httpServer(t, join(dir, 'idle.db'), ['--max-client-sessions', '2', '--session-idle', '1']);
+  const connected = await httpClient(t, idle.url);
+  const abandoned = await initializeRaw(idle.url);
+  assert.equal(abandoned.status, 200);
+  assert.equal((await initializeRaw(idle.url)).status, 429, 'both slots are taken');
+  let status = 429;
+  for (let i = 0; i < 50 && status === 429; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    status = (await initializeRaw(idle.url)).status;
+  }
+  assert.equal(status, 200, 'the abandoned session expired and freed its slot');
+  const reused = await fetch(idle.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'accept': 'application/json, text/event-stream',
+      'mcp-session-id': String(abandoned.session),
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
+  assert.equal(reused.status, 404, 'the expired session is gone');
+  assert.notEqual((await caller(connected)('memory_stats')).isError, true, 'the connected client kept its session');
 });
 
 test('20 concurrent HTTP clients × 200 mixed calls: no lost write, metrics count every call', { timeout: 180_000 }, async (t) => {

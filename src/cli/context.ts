@@ -66,6 +66,8 @@ export interface OpenOptions {
   ftsTokenizer?: string;
   /** Output redaction tier, over ENGRAM_SECRECY (`serve --secrecy`). */
   secrecy?: Secrecy;
+  /** False (`doctor`) opens a store whose pages fail the open check, to report on it. */
+  checkPages?: boolean;
 }
 
 export interface CliContext {

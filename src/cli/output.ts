@@ -166,12 +166,14 @@ const TEXT_VIEWS: Record<View, (data: Record<string, unknown>, p: Palette) => st
   },
   doctor: (d, p) => {
     const problems = d.problems as string[];
+    const hashes = d.content_hashes as { checked: number; mismatched: string[] };
     const lines = [
       `${p.dim('schema version'.padEnd(16))}${d.schema_version as number}`,
       `${p.dim('full text'.padEnd(16))}${d.full_text ? 'FTS5' : 'unavailable (LIKE)'}`,
       `${p.dim('tokenizer'.padEnd(16))}${(d.fts_tokenizer as string | null) ?? 'unknown'}`,
       `${p.dim('items / indexed'.padEnd(16))}${d.items as number} / ${d.indexed as number}`,
       `${p.dim('integrity'.padEnd(16))}${(d.integrity as string[]).join('; ')}`,
+      `${p.dim('content hashes'.padEnd(16))}${hashes.checked} checked, ${hashes.mismatched.length} mismatched`,
     ];
     const verdict = problems.length === 0 ? 'ok' : problems.map((m) => `${p.red('problem')} ${m}`).join('\n');
     return `${lines.join('\n')}\n${verdict}`;

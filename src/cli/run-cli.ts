@@ -14,7 +14,7 @@ import { EngramError, toEngramError } from '../errors.js';
 import { SECRECY_TIERS, type Secrecy } from '../types.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
-import type { CliContext, CommandOutput } from './context.js';
+import type { CliContext, CommandOutput, OpenOptions } from './context.js';
 import { deferredEngram } from './deferred-engram.js';
 import { claimNewStore, dropIfEmpty, type NewStore } from './new-store.js';
 import { createOutput, type Output, type OutputFormat } from './output.js';
@@ -222,7 +222,9 @@ export async function runCli(io: CliIo): Promise<number> {
           progress: (message) => output.progress(message),
           verbose,
           dbFlag: globals.db,
-          async open({ write = false, defer = false, preview = false, auto = true, ftsTokenizer, secrecy } = {}) {
+          async open(options: OpenOptions = {}) {
+            const { write = false, defer = false, preview = false, auto = true, ftsTokenizer, secrecy } = options;
+            const { checkPages } = options;
             const location = locate();
             let { path } = location;
             if (!location.exists && !write && !defer) {
@@ -246,6 +248,7 @@ export async function runCli(io: CliIo): Promise<number> {
               fullText: io.env.ENGRAM_FTS !== 'off',
               secrecy: secrecy ?? secrecyFromEnv(io.env.ENGRAM_SECRECY),
               autoConsolidate,
+              checkPages,
             };
             /**
              * Opens the store, creating it (and the user store's .engram/) when it is missing. A

@@ -2,8 +2,10 @@
  * Memory proposals out of an LLM's answer (`pull`): a JSON array or object of proposals (bare or
  * in a ```json fence), delimited blocks (`<memory …>…</memory>` or a ```memory fence), or Markdown
  * sections carrying `Title:` / `Type:` / `Tags:` fields; otherwise the whole text is one note.
- * Pure; validation of the fields happens at the write.
+ * Pure; validation of the fields happens at the write, except that JSON nested deeper than
+ * {@link MAX_JSON_DEPTH} is a PARAM_ERROR.
  */
+import { EngramError } from '../errors.js';
 import { MAX_CONTENT_CHARS } from '../policy/rules.js';
 import { chunkText } from './chunk.js';
 
@@ -74,12 +76,35 @@ function fromJson(value: unknown): Proposal | undefined {
   };
 }
 
+/** The deepest nesting a JSON answer may have; proposals need 4 (array, item, provenance, value). */
+export const MAX_JSON_DEPTH = 32;
+
+/** The nesting depth of a parsed JSON value, without recursion (a deep value cannot overflow the stack). */
+function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 function parseJsonProposals(source: string): Proposal[] | undefined {
   let value: unknown;
   try {
     value = JSON.parse(source);
   } catch {
     return undefined;
+  }
+  if (jsonDepth(value) > MAX_JSON_DEPTH) {
+    throw new EngramError('PARAM_ERROR', `The JSON input nests deeper than ${MAX_JSON_DEPTH} levels`, {
+      hint: 'Give a flat array of {"title", "content", "type", "tags"} objects; nothing was stored.',
+      details: { max_depth: MAX_JSON_DEPTH },
+    });
   }
   const container = value as Record<string, unknown> | null;
   const array = Array.isArray(value)

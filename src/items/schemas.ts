@@ -66,6 +66,8 @@ export const putInputSchema = itemFieldsSchema.extend({
 });
 
 export type PutInput = z.input<typeof putInputSchema>;
+/** A put input once validated (defaults applied). */
+export type ParsedPut = z.output<typeof putInputSchema>;
 
 /** `update`: any of put's fields, content included, on an existing item. */
 export const updateInputSchema = itemFieldsSchema.partial().extend({
@@ -108,9 +110,20 @@ export const listFilterSchema = z.strictObject({
 
 export type ListInput = z.input<typeof listFilterSchema>;
 
+/**
+ * An imported item's id: engram's own form (`MEM-` and 12 lowercase hex digits), or an id from
+ * another tool (a UUID, `note-42`): 1 to 64 letters, digits, `.`, `_`, `:` or `-`, starting with
+ * a letter or digit, and not a malformed `MEM-` id.
+ */
+export const importIdSchema = z
+  .string()
+  .regex(/^(?:MEM-[0-9a-f]{12}|(?!MEM-)[A-Za-z0-9][A-Za-z0-9._:-]{0,63})$/, {
+    message: 'expected MEM- and 12 lowercase hex digits, or another tool\'s id: 1-64 letters, digits, . _ : -',
+  });
+
 /** A complete item as `export` writes it; missing fields take their defaults on import. */
 export const importItemSchema = z.object({
-  id: itemIdSchema.optional(),
+  id: importIdSchema.optional(),
   title: z.string().default(''),
   content: z.string(),
   type: z.enum(ITEM_TYPES).default('note'),

@@ -56,3 +56,19 @@ test('proposals per turn: capped at 10, reset by a new turn or an idle gap; off 
   assert.throws(() => limiter.checkContent('x'.repeat(5001)), /over the 5000 limit/);
   limiter.checkContent('x'.repeat(5000));
 });
+
+test('prune forgets keys idle past the limit (and never one still refilling or in its turn)', () => {
+  let now = 0;
+  const limiter = new RateLimiter(DEFAULT_LIMITS, () => now);
+  for (let i = 0; i < 90; i++) limiter.take('client/a', 'memory_search');
+  limiter.take('client/b', 'memory_search');
+  now += 60_000;
+  limiter.take('client/b', 'memory_search');
+  assert.equal(limiter.prune(1000), 0, 'a bucket is kept until full again and past the idle turn');
+  now += 61_000;
+  assert.equal(limiter.prune(1000), 1, 'client/a: idle 121 s, full again');
+  assert.equal(limiter.size, 1);
+  assert.equal(limiter.state('client/a').tokens, 90, 'a forgotten key starts full');
+  now += 10 * 60_000;
+  assert.equal(limiter.prune(15 * 60_000), 0, 'the session idle limit, when longer, rules');
+});

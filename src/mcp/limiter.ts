@@ -1,8 +1,9 @@
 /**
- * KOAS's rate limiter (§5.5): a token bucket per session (calls per minute, with a burst
+ * KOAS's rate limiter (§5.5): a token bucket per key (calls per minute, with a burst
  * allowance), a cap on memory proposals per turn, and a maximum content length. A turn ends at
  * each `memory_session_inject` or after an idle gap, and the proposal count starts again — the
- * reset the tool this follows forgot.
+ * reset the tool this follows forgot. The key is the client: `stdio`, or over HTTP the bearer
+ * token's digest or the remote address, so that opening more sessions buys no more calls.
  */
 import { EngramError } from '../errors.js';
 
@@ -118,6 +119,30 @@ export class RateLimiter {
     const bucket = this.bucket(key);
     this.startTurn(bucket);
     return bucket.turn;
+  }
+
+  /**
+   * Forgets every key idle for `idleMs` or more (at least long enough to be full again and on a
+   * new turn), so that a long-running server does not keep a bucket per key it ever saw. A key
+   * seen again starts as a new one (turn 1). Returns how many were forgotten.
+   */
+  prune(idleMs: number): number {
+    const refillMs = this.capacity / (this.limits.callsPerMinute / 60_000);
+    const after = Math.max(idleMs, this.limits.idleTurnMs, Number.isFinite(refillMs) ? refillMs : 0);
+    const at = this.now();
+    let pruned = 0;
+    for (const [key, bucket] of this.buckets) {
+      if (at - bucket.lastCallAt >= after) {
+        this.buckets.delete(key);
+        pruned++;
+      }
+    }
+    return pruned;
+  }
+
+  /** How many keys hold a bucket. */
+  get size(): number {
+    return this.buckets.size;
   }
 
   private startTurn(bucket: Bucket): void {

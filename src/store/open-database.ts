@@ -1,7 +1,7 @@
 /**
  * Opens a SQLite file the way engram needs it: busy timeout first, schema version checked before
- * anything is written (a newer schema is refused and the file left untouched), then WAL and the
- * other pragmas, then migrations.
+ * anything is written (a newer schema is refused and the file left untouched), the cheap page
+ * check (a damaged store is refused untouched), then WAL and the other pragmas, then migrations.
  */
 import { normalisedHash } from '../util/hash.js';
 import { existsSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { EngramError } from '../errors.js';
 import { migrate, readSchemaVersion } from './migrate.js';
+import { checkPages } from './page-check.js';
 import { SCHEMA_VERSION } from './migrations/index.js';
 import { toStoreError, withBusyRetry } from './sql-error.js';
 
@@ -23,6 +24,11 @@ export interface SqliteOptions {
   busyRetries?: number;
   /** Tokenizer for a new full-text index (default: the `en` preset, Porter stemming). */
   ftsTokenizer?: { name: string; spec: string };
+  /**
+   * False skips the open check of the b-tree pages ({@link checkPages}); only `doctor` does, to
+   * report on a damaged store. Default true.
+   */
+  checkPages?: boolean;
 }
 
 const DEFAULT_TOKENIZER = { name: 'en', spec: 'porter unicode61 remove_diacritics 2' };
@@ -64,8 +70,13 @@ export function openDatabase(path: string, options: SqliteOptions = {}): SqliteD
         },
       );
     }
+    // Before anything is written (WAL mode, migrations): a damaged store is refused untouched.
+    if (path !== ':memory:' && found > 0 && options.checkPages !== false) withBusyRetry(() => checkPages(db, path));
     if (path !== ':memory:') withBusyRetry(() => db.pragma('journal_mode = WAL'));
     db.pragma('foreign_keys = ON');
+    // Deleted rows and freed pages are overwritten with zeros: a hard delete or purge leaves no
+    // bytes of what it removed in the file (the full-text index does the same, migration 11).
+    db.pragma('secure_delete = ON');
     db.pragma('synchronous = NORMAL');
     // Used by migration 5 to fill the column for rows written before it.
     db.function('engram_normalised_hash', { deterministic: true }, (text) => normalisedHash(String(text)));

@@ -1,8 +1,10 @@
 /**
  * Wraps driver errors once, at the store boundary: a busy database becomes a retryable DB_BUSY,
- * anything else from SQLite a DB_ERROR, always keeping the original as `cause`.
+ * a damaged page STORE_CORRUPT, anything else from SQLite a DB_ERROR, always keeping the original
+ * as `cause`.
  */
 import { EngramError, isEngramError } from '../errors.js';
+import { storeCorrupt } from './page-check.js';
 
 const BUSY_CODES = new Set([
   'SQLITE_BUSY',
@@ -46,7 +48,8 @@ export function toStoreError(error: unknown, path: string): unknown {
       cause: error,
     });
   }
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+  if (code.startsWith('SQLITE_CORRUPT')) return storeCorrupt(path, [], error);
+  if (code === 'SQLITE_NOTADB') {
     return new EngramError('DB_ERROR', `Not a valid engram database (${message}): ${path}`, {
       hint: 'Check --db / ENGRAM_DB; restore from an `engram export` if the file is damaged.',
       details: { path, sqlite_code: code },

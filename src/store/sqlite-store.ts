@@ -585,13 +585,17 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
           db
             .transaction(() => {
               count = 0;
-              db.exec('DELETE FROM memory_fts');
+              // Removing every row one by one in secure-delete mode rewrites the index at each row;
+              // instead they are dropped as usual and the final merge leaves none of their terms.
+              db.exec('INSERT INTO memory_fts (memory_fts, rank) VALUES (\'secure-delete\', 0); DELETE FROM memory_fts');
               for (const { item, index } of entries) {
                 const rowid = statements.rowidOf.get(item.id) as number | undefined;
                 if (rowid === undefined) continue;
                 writeIndex(rowid, item, index);
                 count++;
               }
+              db.exec(`INSERT INTO memory_fts (memory_fts) VALUES ('optimize');
+                INSERT INTO memory_fts (memory_fts, rank) VALUES ('secure-delete', 1)`);
             })
             .immediate(),
         );

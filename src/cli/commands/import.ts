@@ -1,6 +1,7 @@
 /**
- * `engram import FILE|-`: upsert items by id from JSON Lines. Invalid lines are reported with
- * their numbers and skipped, the valid ones imported; the run then exits 1.
+ * `engram import FILE|-`: upsert items by id from JSON Lines. Invalid lines (a malformed id among
+ * them) are reported with their numbers and skipped, the valid ones imported; the run then exits
+ * 1. Unknown keys are ignored with a warning per key, or with `--strict` make their line invalid.
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -45,15 +46,19 @@ function readLines(source: string, ctx: CliContext): AsyncIterable<string> {
 export function configure(command: Command, run: Runner): void {
   command
     .argument('<file>', 'JSONL file, or \'-\' for stdin')
+    .option('--strict', 'a line with a key import does not know is invalid (default: ignored, counted in unknown_keys)')
     .addHelpText(
       'after',
-      exampleText('engram import backup.jsonl', 'cat backup.jsonl | engram import -'),
+      exampleText('engram import backup.jsonl', 'cat backup.jsonl | engram import -', 'engram import --strict backup.jsonl'),
     )
     .action(
-      run(async (ctx: CliContext, source: string): Promise<CommandOutput> => {
+      run(async (ctx: CliContext, source: string, flags: { strict?: boolean }): Promise<CommandOutput> => {
         checkSource(source);
         const engram = await ctx.open({ write: true });
-        const report = await engram.importLines(readLines(source, ctx));
+        const report = await engram.importLines(readLines(source, ctx), { strict: flags.strict === true });
+        for (const [key, lines] of Object.entries(report.unknown_keys)) {
+          ctx.warn(`unknown key ${key} ignored on ${lines} line${lines === 1 ? '' : 's'}`);
+        }
         // The report, every invalid line included, is the data on stdout; a failed line fails the run.
         if (report.invalid > 0) {
           const lines = report.invalid === 1 ? '1 line was' : `${report.invalid} lines were`;

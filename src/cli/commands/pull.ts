@@ -1,7 +1,8 @@
 /**
  * `engram pull`: an LLM's answer on stdin becomes memory — the proposals it contains (JSON,
  * `<memory>` blocks or ```memory fences, Markdown sections with Title:/Type:/Tags:), or one note.
- * Each proposal passes the policy; the report says what was stored, quarantined or rejected.
+ * All or nothing: the policy reads the whole input, then each proposal; if any is refused nothing
+ * is stored and the error (POLICY_REJECTED, or the refusal's code) lists the refused proposals.
  */
 import type { Command } from 'commander';
 import { ITEM_TYPES } from '../../types.js';
@@ -41,11 +42,9 @@ export function configure(command: Command, run: Runner): void {
         const result = await engram.pull(text, { tags, title, type, scope });
         for (const entry of result.items) {
           if (entry.status === 'quarantined') ctx.warn(`proposal ${entry.index} quarantined (${(entry.rules ?? []).join(', ')})`);
-          if (entry.status === 'rejected') ctx.warn(`proposal ${entry.index} rejected: ${entry.reason ?? ''}`);
         }
         noteAutoConsolidation(ctx, result);
-        const exitCode = result.rejected > 0 && result.stored + result.quarantined === 0 ? 1 : 0;
-        return { kind: 'data', view: 'pull', data: { ...result }, exitCode };
+        return { kind: 'data', view: 'pull', data: { ...result } };
       }),
     );
 }

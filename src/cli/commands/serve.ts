@@ -1,7 +1,9 @@
 /**
  * `engram serve`: the MCP server (KOAS flags). stdio by default — nothing but protocol on stdout —
  * or Streamable HTTP with `--http`, on loopback unless `--host` says otherwise (then a token is
- * required). Runs until stdin closes (stdio) or SIGINT/SIGTERM (HTTP).
+ * required). Runs until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Over HTTP the rate limit is
+ * per client (bearer token, or remote address without one), sessions are capped per client and in
+ * all, and an idle session expires.
  */
 import type { Command } from 'commander';
 import { FTS_TOKENIZER_NAMES } from '../../config/fts-tokenizer.js';
@@ -20,6 +22,9 @@ interface ServeFlags {
   injectBudget?: number;
   rateLimit?: boolean;
   trustWrites?: boolean;
+  maxSessions?: number;
+  maxClientSessions?: number;
+  sessionIdle?: number;
 }
 
 /** What the command prints on stdout once the server has stopped: nothing (stdio was protocol). */
@@ -37,8 +42,11 @@ export function configure(command: Command, run: Runner): void {
     .addOption(enumOption('--fts-tokenizer <preset>', 'search tokenizer of a store created now', FTS_TOKENIZER_NAMES))
     .addOption(enumOption('--secrecy <tier>', 'redact tool output: S0, S2 or S3 (default, ENGRAM_SECRECY)', SECRECY_TIERS))
     .addOption(intOption('--inject-budget <tokens>', 'default memory_recall budget (default 1500, ENGRAM_BUDGET)', 1))
-    .option('--rate-limit', 'limit calls per session: 60/min, burst 1.5x, 10 proposals per turn (default)')
-    .option('--no-rate-limit', 'no rate limiting')
+    .option('--rate-limit', 'limit calls per client (all its sessions): 60/min, burst 1.5x, 10 proposals per turn (default)')
+    .option('--no-rate-limit', 'no rate limiting (the HTTP session limits below still apply)')
+    .addOption(intOption('--max-client-sessions <n>', 'HTTP sessions one client (token or address) may hold open (default 32)', 1))
+    .addOption(intOption('--max-sessions <n>', 'HTTP sessions open at once on the server (default 256)', 1))
+    .addOption(intOption('--session-idle <seconds>', 'close an HTTP session after this long without a request (default 900)', 1))
     .option(
       '--trust-writes',
       'memory_write skips the quarantine rules and the provenance requirement (default: judged like memory_propose; secrets and injection are always rejected)',
@@ -76,7 +84,14 @@ async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<Command
     return nothing();
   }
   const token = flags.token ?? (ctx.env.ENGRAM_HTTP_TOKEN || undefined);
-  const server = await serveHttp(options, { host: flags.host, port: flags.port ?? DEFAULT_PORT, token });
+  const server = await serveHttp(options, {
+    host: flags.host,
+    port: flags.port ?? DEFAULT_PORT,
+    token,
+    maxClientSessions: flags.maxClientSessions,
+    maxSessions: flags.maxSessions,
+    sessionIdleMs: flags.sessionIdle === undefined ? undefined : flags.sessionIdle * 1000,
+  });
   ctx.info(`serving MCP on ${server.url}; ${token ? 'bearer token required; ' : ''}Ctrl-C stops`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

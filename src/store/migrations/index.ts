@@ -9,6 +9,7 @@ import { MIGRATION_0007 } from './0007-workspaces.js';
 import { MIGRATION_0008 } from './0008-live-memories.js';
 import { MIGRATION_0009 } from './0009-corpus-roots.js';
 import { MIGRATION_0010 } from './0010-strict-dedup.js';
+import { MIGRATION_0011 } from './0011-secure-delete.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_0008,
   MIGRATION_0009,
   MIGRATION_0010,
+  MIGRATION_0011,
 ];
 
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
