@@ -113,6 +113,8 @@ async function everyTool(client: Client, db: string): Promise<void> {
       type: 'decision',
       tags: 'auth,security',
       workspace: 'audit',
+      // Judged like a proposal (no --trust-writes): without provenance it would be quarantined.
+      provenance: { source_id: 'docs/adr/0007-auth.md' },
     }));
     const id = (written.item as { id: string }).id;
     assert.equal((await store.get({ id })).scope, 'audit-2026', 'written in the workspace scope');

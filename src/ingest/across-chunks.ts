@@ -11,10 +11,14 @@
  * of every chunk boundary are read instead, with the same consequence. Pure, given a pure judge.
  */
 
-/** Texts up to this many characters (1 Mi) are read whole by the policy. */
-export const WHOLE_TEXT_LIMIT = 1024 * 1024;
-/** For longer texts: how many characters on each side of a chunk boundary are read together. */
-export const BOUNDARY_WINDOW = 1000;
+/** Texts up to this many characters (64 Ki) are read whole by the policy. */
+export const WHOLE_TEXT_LIMIT = 64 * 1024;
+/**
+ * For longer texts: how many characters on each side of a chunk boundary are read together (the
+ * longest credential formats and a base64 wrapping of them fit; the policy's cost grows by about
+ * half instead of doubling).
+ */
+export const BOUNDARY_WINDOW = 500;
 
 /** A chunk's place in the text and the rejecting rules that refused it alone (empty when kept). */
 export interface JudgedRange {

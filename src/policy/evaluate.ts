@@ -79,9 +79,10 @@ function subjectText(subject: PolicySubject): string {
   const parts = [subject.title ?? '', subject.content, (subject.tags ?? []).join(' '), (subject.entities ?? []).join(' ')];
   if (subject.source) parts.push(subject.source);
   if (subject.provenance) parts.push(JSON.stringify(subject.provenance));
-  for (const field of [subject.id, subject.key, subject.task_id, subject.step_id, subject.scope, subject.corpus_id]) {
-    if (field) parts.push(field);
-  }
+  // Each on its own line after a `;` line, so that joining lines never glues one to the content
+  // (a key split over the content's last lines must still end where it ends).
+  const fields = [subject.id, subject.key, subject.task_id, subject.step_id, subject.scope, subject.corpus_id];
+  for (const field of fields) if (field) parts.push(`;\n${field}`);
   return parts.filter((p) => p !== '').join('\n');
 }
 
