@@ -17,6 +17,7 @@ import { basename, relative, sep } from 'node:path';
 import { isEngramError } from '../errors.js';
 import { type Admission, type AdmissionHook, admitWrite, rejectedRules } from '../items/admission.js';
 import { createItem, nextVersion } from '../items/build-item.js';
+import { redactSecrets } from '../items/field-policy.js';
 import { policyDetails, recordWrite } from '../items/journal.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import { MAX_CONTENT_CHARS } from '../policy/rules.js';
@@ -252,14 +253,16 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     chunk_chars: chunkChars,
     files: [],
     totals: { files: 0, ingested: 0, unchanged: 0, partial: 0, removed: 0, skipped: 0, failed: 0, chunks: 0, bytes: 0 },
-    symlinks_outside: entries.flatMap((e) => (e.kind === 'problem' && e.skip === 'symlink-outside' ? [e.display] : [])),
+    symlinks_outside: entries.flatMap((e) => (e.kind === 'problem' && e.skip === 'symlink-outside' ? [redactSecrets(e.display)] : [])),
   };
   const progress = { files_done: 0, files_total: entries.length, bytes: 0, chunks: 0, current: '' };
 
   for (const entry of entries) {
-    progress.current = entry.display;
+    // A file name is shown in the report and progress: a secret in it is masked there.
+    const shown = redactSecrets(entry.display);
+    progress.current = shown;
     settings.onProgress?.({ ...progress });
-    const file: FileReport = { path: entry.display, status: 'failed', chunks: 0, deduplicated: 0, archived: 0, bytes: 0 };
+    const file: FileReport = { path: shown, status: 'failed', chunks: 0, deduplicated: 0, archived: 0, bytes: 0 };
     try {
       await ingestOne(entry, file);
     } catch (error) {

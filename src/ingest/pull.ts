@@ -5,6 +5,7 @@
  */
 import { EngramError, type ErrorCode, isEngramError } from '../errors.js';
 import { policyRejected, rejectedRules } from '../items/admission.js';
+import { redactSecrets } from '../items/field-policy.js';
 import type { PullInput } from '../items/schemas.js';
 import type { MemoryItem } from '../types.js';
 import { evaluatePolicy, type PolicyVerdict } from '../policy/evaluate.js';
@@ -132,7 +133,8 @@ function storedEntry(entry: PlannedProposal, written: Written): PullEntry {
 function refusedEntry(entry: PlannedProposal, error: unknown): PullEntry {
   if (!isEngramError(error) || error.code === 'DB_BUSY' || error.code === 'DB_ERROR') throw error;
   const rules = rejectedRules(error);
-  return { index: entry.index, status: 'rejected', title: entry.title, error: error.code, reason: error.message, ...(rules ? { rules } : {}) };
+  // The title is shown with its secrets masked: it may be what the policy refused.
+  return { index: entry.index, status: 'rejected', title: redactSecrets(entry.title), error: error.code, reason: error.message, ...(rules ? { rules } : {}) };
 }
 
 function tally(format: ProposalFormat, items: PullEntry[]): PullResult {
