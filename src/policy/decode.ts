@@ -21,8 +21,7 @@ export interface View {
   label: string;
   /** The view this one was derived from, and for each character the span it came from there. */
   parent?: View;
-  from?: Int32Array;
-  to?: Int32Array;
+  map?: () => { from: Int32Array; to: Int32Array };
 }
 
 /** How many characters decoding may produce for one text, in all. */
@@ -40,40 +39,59 @@ export const WHOLE_FILE_DECODE_BUDGET = 1_000_000;
  */
 const GLUE = new RegExp(
   [
-    '(?<=[A-Za-z0-9+/=_~.:-])["\'`][ \\t]*(?:\\+|\\.|&|\\|\\||\\\\)?[ \\t]*'
-    + '(?:\\r?\\n[ \\t]*(?:>[ \\t]?)*[ \\t]*(?:\\+|\\.|&|\\|\\|)?[ \\t]*)?\\(?["\'`](?=[A-Za-z0-9+/=_~.:-])',
+    '(?<=[^\\s"\'`])["\'`][ \\t]*(?:\\+|\\.|&|\\|\\||\\\\)?[ \\t]*'
+    + '(?:\\r?\\n[ \\t]*(?:>[ \\t]?)*[ \\t]*(?:\\+|\\.|&|\\|\\|)?[ \\t]*)?\\(?["\'`](?=[^\\s"\'`])',
     '[ \\t]*\\\\?[ \\t]*(?:\\r\\n|\\r|\\n)[ \\t]*(?:>[ \\t]?)*[ \\t]*',
   ].join('|'),
   'g',
 );
-const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}/g;
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){6,}/g;
 const URL_ESCAPES = /(?:%[0-9A-Fa-f]{2})+|\+/g;
 
-/** Builds a derived view from pieces: kept ranges of the parent and inserted text mapped to a span. */
+interface Piece {
+  text: string;
+  /** Kept text starts at `start` in the parent; inserted text comes from the whole span. */
+  kept: boolean;
+  start: number;
+  end: number;
+}
+
+/**
+ * Builds a derived view from pieces: kept ranges of the parent and inserted text mapped to a span.
+ * The per-character map is made only when a match needs it.
+ */
 class Builder {
-  private readonly parts: string[] = [];
-  private readonly from: number[] = [];
-  private readonly to: number[] = [];
+  private readonly pieces: Piece[] = [];
 
   keep(text: string, start: number, end: number): void {
-    this.parts.push(text.slice(start, end));
-    for (let i = start; i < end; i++) {
-      this.from.push(i);
-      this.to.push(i + 1);
-    }
+    if (end > start) this.pieces.push({ text: text.slice(start, end), kept: true, start, end });
   }
 
   insert(text: string, start: number, end: number): void {
-    this.parts.push(text);
-    for (let i = 0; i < text.length; i++) {
-      this.from.push(start);
-      this.to.push(end);
-    }
+    if (text.length > 0) this.pieces.push({ text, kept: false, start, end });
   }
 
   view(parent: View, label: string): View {
-    return { text: this.parts.join(''), label, parent, from: Int32Array.from(this.from), to: Int32Array.from(this.to) };
+    const pieces = this.pieces;
+    const text = pieces.map((p) => p.text).join('');
+    let maps: { from: Int32Array; to: Int32Array } | undefined;
+    const mapped = () => {
+      if (maps === undefined) {
+        const from = new Int32Array(text.length);
+        const to = new Int32Array(text.length);
+        let at = 0;
+        for (const p of pieces) {
+          for (let i = 0; i < p.text.length; i++, at++) {
+            from[at] = p.kept ? p.start + i : p.start;
+            to[at] = p.kept ? p.start + i + 1 : p.end;
+          }
+        }
+        maps = { from, to };
+      }
+      return maps;
+    };
+    return { text, label, parent, map: mapped };
   }
 }
 
@@ -126,19 +144,31 @@ function decodeRun(run: string): string | undefined {
 export function decodedRuns(view: View, budget: DecodeBudget, derived: readonly View[] = []): View | undefined {
   const builder = new Builder();
   const seen = new Set<string>();
+  // The derived (joined) views first: a run wrapped over lines is decoded whole there, and the
+  // runs inside it (its lines, which decode to pieces of it) are then left out.
+  const covered: { start: number; end: number }[] = [];
   let found = false;
-  for (const source of [view, ...derived]) {
+  for (const source of [...derived, view]) {
+    if (source === view) covered.sort((a, b) => a.start - b.start);
+    let next = 0;
     for (const pattern of [BASE64_RUN, HEX_ESCAPES]) {
       for (const m of source.text.matchAll(pattern)) {
         if (budget.chars <= 0) break;
+        const span = spanIn(source, view, m.index, m.index + m[0].length);
+        if (source === view) {
+          while (next < covered.length && (covered[next]?.end ?? 0) <= span.start) next++;
+          const around = covered[next];
+          if (around !== undefined && around.start <= span.start && around.end >= span.end) continue;
+        }
         const decoded = decodeRun(m[0]);
         if (decoded === undefined || seen.has(decoded)) continue;
         seen.add(decoded);
+        if (source !== view) covered.push(span);
         budget.chars -= decoded.length;
-        const span = spanIn(source, view, m.index, m.index + m[0].length);
         builder.insert(`${normalise(decoded)}\n`, span.start, span.end);
         found = true;
       }
+      next = 0;
     }
   }
   return found ? builder.view(view, `${view.label}decoded: `) : undefined;
@@ -178,12 +208,13 @@ export function urlDecoded(view: View, budget: DecodeBudget): View | undefined {
 export function spanIn(view: View, target: View, start: number, end: number): { start: number; end: number } {
   let current = view;
   let span = { start, end };
-  while (current !== target && current.parent !== undefined && current.from !== undefined && current.to !== undefined) {
+  while (current !== target && current.parent !== undefined && current.map !== undefined) {
+    const map = current.map();
     let from = Number.MAX_SAFE_INTEGER;
     let to = 0;
     for (let i = span.start; i < span.end; i++) {
-      from = Math.min(from, current.from[i] ?? from);
-      to = Math.max(to, current.to[i] ?? to);
+      from = Math.min(from, map.from[i] ?? from);
+      to = Math.max(to, map.to[i] ?? to);
     }
     span = from <= to ? { start: from, end: to } : { start: 0, end: current.parent.text.length };
     current = current.parent;

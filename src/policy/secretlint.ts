@@ -55,6 +55,12 @@ function grown(text: string, start: number, end: number): Found {
   return { start, end: to };
 }
 
+/**
+ * What a text must hold for any of the preset's scanners to report: a token of 16 or more token
+ * characters, a URL with a scheme, or a key block header. Prose and short code skip them all.
+ */
+const SECRETLINT_NEEDS = /(?<![A-Za-z0-9_+/=.~-])[A-Za-z0-9_+/=.~-]{16}|:\/\/|BEGIN/;
+
 /** One scanner, set up once: `scan(text)` gives the ranges it reports in `text`. */
 function scannerOf(rule: SecretlintRule): (text: string) => Found[] {
   let found: Found[] = [];
@@ -99,6 +105,7 @@ export const SECRETLINT_RULES: readonly PatternRule[] = Object.freeze(
         kind: 'token',
         description: `secretlint's ${ruleName(rule.meta.id)} rule (recommended preset)`,
         patterns: [],
+        needs: SECRETLINT_NEEDS,
         scan,
         complements: true,
       };

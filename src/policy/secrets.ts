@@ -119,7 +119,7 @@ const CREDENTIAL_WORD = [
 const CJK_CREDENTIAL_WORD = '密码|密碼|口令|密钥|密鑰|秘钥|令牌|秘密|私钥|凭证|パスワード|暗証番号|暗証|秘密鍵|合言葉|トークン|キー|鍵|비밀번호|암호|토큰';
 /** What may stand between the word and its value: a copula, a colon, an arrow, a few words. */
 const CONNECTOR
-  = '(?:[ \\t]+(?:for|of|to|pour|de|du|la|le|del|para|für|fur|von|des|der|the|our|my|its|this|that|[\\w-]{1,20}?)(?=[ \\t:=])){0,4}?'
+  = '(?:[ \\t]+(?:for|of|to|pour|de|du|la|le|del|para|für|fur|von|des|der|the|our|my|its|this|that|[\\p{L}\\p{N}\'’_-]{1,20}?)(?=[ \\t:=])){0,4}?'
     + '[ \\t]*(?:(?:is|was|are|will be|set to|now|became|est|était|etait|sera|c\'est|es|era|será|ist|lautet|war|è)(?![\\p{L}\\d_])[ \\t]*:?|[:=]|=>|->|→)[ \\t]*';
 const CJK_CONNECTOR = '[ \\t]*(?:是|为|為|は|が|を|:|=|는|은|:)?[ \\t]*(?:「|『|“)?';
 const VALUE = '["\'`«“「『]?([^\\s"\'`»”」』,;]{6,200}?)(?=["\'`»”」』]|[.,;!?)]?(?:\\s|$)|[,;])';
@@ -127,39 +127,46 @@ const VALUE = '["\'`«“「『]?([^\\s"\'`»”」』,;]{6,200}?)(?=["\'`»”�
 const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   {
     id: 'secret.aws-access-key',
+    needs: /A(?:KIA|SIA|BIA|CCA|GPA|IDA|ROA|IPA|NPA|NVA|PKA)/,
     description: 'AWS access key id (AKIA/ASIA… followed by 16 characters)',
     patterns: [/\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Z0-9])/g],
     accept: notExample,
   },
   {
     id: 'secret.aws-secret-key',
+    needs: /aws_?secret/i,
     description: 'AWS secret access key assigned to an aws_secret… name',
     patterns: [/\baws_?(?:secret_?(?:access_?)?key|secret)\b["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi],
     accept: notExample,
   },
   {
     id: 'secret.github-token',
+    needs: /gh[pousr]_|github_pat_/,
     description: 'GitHub personal, OAuth, app or refresh token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)',
     patterns: [/\bgh[pousr]_[A-Za-z0-9]{36,}\b/g, /\bgithub_pat_[A-Za-z0-9_]{50,}\b/g],
   },
   {
     id: 'secret.gitlab-token',
+    needs: /\bgl[a-z]{1,5}-/,
     description: 'GitLab personal, deploy, pipeline or runner token (glpat-, gldt-, glptt-, glrt-)',
     patterns: [/\bgl(?:pat|dt|ptt|rt|cbt|oas|soat|ft|imt|agent|ffct)-[A-Za-z0-9_-]{20,}/g],
   },
   {
     id: 'secret.openai-key',
+    needs: /sk-/,
     description: 'OpenAI API key (sk-, sk-proj-, sk-svcacct-)',
     patterns: [/\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}/g],
     accept: mixed,
   },
   {
     id: 'secret.anthropic-key',
+    needs: /sk-ant-/,
     description: 'Anthropic API or admin key (sk-ant-…)',
     patterns: [/\bsk-ant-(?:api|admin|sid|oat)\d{2}-[A-Za-z0-9_-]{32,}/g],
   },
   {
     id: 'secret.slack-token',
+    needs: /xox|xapp-|hooks\.slack/,
     description: 'Slack bot, user, app, config or refresh token (xox…, xapp-) and incoming-webhook or workflow URL',
     patterns: [
       /\bxox[abposre]-(?:\d+-)*[A-Za-z0-9]{10,}(?:-[A-Za-z0-9]+)*/g,
@@ -170,21 +177,24 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   },
   {
     id: 'secret.stripe-key',
+    needs: /_live_|whsec_/,
     description: 'Stripe live secret or restricted key and webhook secret (test-mode keys are accepted)',
     patterns: [/\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b/g, /\bwhsec_[A-Za-z0-9]{32,}\b/g],
   },
   {
     id: 'secret.google-key',
+    needs: /AIza|GOCSPX-/,
     description: 'Google API key (AIza…) and OAuth client secret (GOCSPX-)',
     patterns: [/\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, /\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g],
   },
   {
     id: 'secret.chat-platform',
+    needs: /\.[A-Za-z0-9_-]{6}\.|discord|:AA|webhook/i,
     description: 'Chat-platform bot tokens and webhooks: Discord bot token and webhook, Telegram bot token, Microsoft Teams and Office 365 incoming webhooks',
     patterns: [
       /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g,
       /https:\/\/(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/api\/webhooks\/\d{16,20}\/[A-Za-z0-9_-]{60,70}/g,
-      /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g,
+      /\b\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
       /https:\/\/[a-z0-9-]+\.webhook\.office\.com\/webhookb2\/[0-9a-f-]{36}@[0-9a-f-]{36}\/IncomingWebhook\/[0-9a-f]{32}\/[0-9a-f-]{36}(?:\/[A-Za-z0-9_-]+)?/gi,
       /https:\/\/outlook\.office(?:365)?\.com\/webhook\/[0-9a-f-]{36}@[0-9a-f-]{36}\/IncomingWebhook\/[0-9a-f]{32}\/[0-9a-f-]{36}/gi,
     ],
@@ -192,6 +202,7 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   },
   {
     id: 'secret.package-registry',
+    needs: /npm_|pypi-|rubygems_|oy2|cio|dckr_|AKCp|CLOJARS_/,
     description: 'Package-registry tokens: npm, PyPI, RubyGems, NuGet, crates.io, Docker Hub, JFrog, Clojars',
     patterns: [
       /\bnpm_[A-Za-z0-9]{36}\b/g,
@@ -207,6 +218,7 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   },
   {
     id: 'secret.secret-manager',
+    needs: /hv[sbr]\.|\bs\.|dp\.|ops_|A3-|\bst\./,
     description: 'Secret-manager tokens: HashiCorp Vault (hvs., hvb., hvr., legacy s.), Doppler (dp.st., dp.pt.…), 1Password service account and secret key, Infisical service token',
     patterns: [
       /\bhv[sbr]\.[A-Za-z0-9_-]{90,}/g,
@@ -220,6 +232,7 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   },
   {
     id: 'secret.twilio',
+    needs: /SK|AC|auth|twilio/i,
     description: 'Twilio API key (SK…), and an account SID (AC…) with its 32-hex auth token',
     patterns: [
       /\bSK[0-9a-f]{32}\b/g,
@@ -230,6 +243,7 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   },
   {
     id: 'secret.azure',
+    needs: /AccountKey=|SharedAccessKey=|sig=|Q~/i,
     description: 'Azure storage account and shared access keys, SAS signatures (sig=), Azure AD client secrets',
     patterns: [
       /\b(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{42,86}={0,2}/g,
@@ -240,11 +254,12 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   },
   {
     id: 'secret.provider-token',
+    needs: /hf_|SG\.|shp|do[por]_v1_|key-|-us\d|ATATT3|PMAK-|HRKU-|LTAI|sntry|sbp_|pscale_|pul-|atlasv1|NRAK-|xkeysib-|sq0|sk\.eyJ/,
     description:
       'Other provider tokens: Hugging Face, SendGrid, Shopify, DigitalOcean, Mailgun, Mailchimp, Atlassian, Postman, Heroku, Alibaba, Sentry, Supabase, PlanetScale, Pulumi, Terraform Cloud, New Relic, Brevo, Square, Mapbox',
     patterns: [
       /\bhf_[A-Za-z0-9]{34,}\b/g,
-      /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g,
+      /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
       /\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b/g,
       /\bdo[por]_v1_[a-f0-9]{64}\b/g,
       /\bkey-[0-9a-f]{32}\b/g,
@@ -260,13 +275,14 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
       /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}/g,
       /\bNRAK-[A-Z0-9]{27}\b/g,
       /\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b/g,
-      /\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}\b/g,
+      /\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}(?![A-Za-z0-9_-])/g,
       /\bsk\.eyJ[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{20,}/g,
     ],
     accept: mixed,
   },
   {
     id: 'secret.private-key',
+    needs: /BEGIN|PuTTY|AGE-SECRET|Key\s*=/,
     description: 'Private key block in any style: PEM (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), SSH2, PuTTY key file, age secret key, WireGuard private key',
     patterns: [
       // The whole block, so that no excerpt can show a line of the key.
@@ -280,12 +296,13 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   {
     id: 'secret.jwk',
     description: 'JSON Web Key holding private material (a "kty" object with "d", "p", "q" or a symmetric "k")',
-    needs: /"kty"/,
-    patterns: [/\{[^{}]{0,4000}?"kty"[^{}]{0,4000}\}/g],
-    accept: (m) => /"(?:d|p|q|dp|dq|qi|k)"\s*:\s*"[A-Za-z0-9_-]{16,}"/.test(m[0]),
+    needs: /kty/,
+    patterns: [/\{[^{}]{0,4000}?\\?"kty\\?"[^{}]{0,4000}\}/g],
+    accept: (m) => /\\?"(?:d|p|q|dp|dq|qi|k)\\?"\s*:\s*\\?"[A-Za-z0-9_-]{16,}/.test(m[0]),
   },
   {
     id: 'secret.jwt',
+    needs: /eyJ/,
     description: 'JSON Web Token (three base64url segments, header and payload starting eyJ)',
     patterns: [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g],
   },
@@ -315,7 +332,7 @@ const STRUCTURAL_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
     id: 'secret.npmrc',
     description: '.npmrc credentials: _auth, _authToken or _password with a literal value',
     needs: /_(?:auth|password)/i,
-    patterns: [/(?:^|[\s;'"])(?:\/\/[^\s=]*:)?_(?:auth|authToken|password)\s*=\s*["']?([^\s"']{6,})/gim],
+    patterns: [/(?:^|[\s;'"=&?])(?:\/\/[^\s=]*:)?_(?:auth|authToken|password)\s*=\s*["']?([^\s"']{6,})/gim],
     accept: (m) => !isDocumentationValue(m[1] ?? '') && !/^[$%{<]/.test(m[1] ?? ''),
   },
   {
@@ -327,6 +344,7 @@ const STRUCTURAL_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   },
   {
     id: 'secret.http-header',
+    needs: /authorization|-key|-token|apikey/i,
     complements: true,
     description: 'Credentials in an HTTP header: Authorization (Basic, Bearer, Token…, any case) or an API-key header',
     patterns: [
@@ -337,6 +355,7 @@ const STRUCTURAL_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   },
   {
     id: 'secret.command-line',
+    needs: /sshpass|mysql|mariadb|--|curl|wget|http|PGPASS|MYSQL_|REDISCLI|SSHPASS|MONGO_|docker|htpasswd/,
     complements: true,
     description: 'Credentials given to a command: password flags of sshpass, mysql and docker login, password and token options, curl user options, PGPASSWORD-style variables, htpasswd batch mode',
     patterns: [
@@ -355,11 +374,12 @@ const STRUCTURAL_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
   },
   {
     id: 'secret.credential-phrase',
+    needs: /pass|pwd|mot de|mdp|contrase|clave|kennwort|senha|parola|secre|segre|geheim|token|jeton|key|cl[ée]|llave|schl|zugang|credential|identifiant|chiave|auth|密|口令|令牌|秘|凭证|パスワード|暗証|鍵|トークン|キー|비밀|암호|토큰/i,
     complements: true,
     description:
       'A generated-looking value next to a credential word (password, token, secret, key…) in English, French, Spanish, German, Chinese, Japanese and other languages, in prose or in labels',
     patterns: [
-      new RegExp(`(?<![\\w-])(?:${CREDENTIAL_WORD})(?![\\w-])${CONNECTOR}${VALUE}`, 'giu'),
+      new RegExp(`(?<![\\p{L}\\d_])(?:${CREDENTIAL_WORD})(?![\\p{L}\\d_-])${CONNECTOR}${VALUE}`, 'giu'),
       new RegExp(`(?:${CJK_CREDENTIAL_WORD})${CJK_CONNECTOR}([A-Za-z0-9!#$%&*+./:=?@^_~-]{6,200})`, 'gu'),
     ],
     accept: lastGroupLooksReal,
