@@ -177,7 +177,7 @@ export function decodedRuns(view: View, budget: DecodeBudget, derived: readonly 
 /** The view with `%xx` escapes decoded and `+` read as a space, when it has any. */
 export function urlDecoded(view: View, budget: DecodeBudget): View | undefined {
   const { text } = view;
-  if (!/%[0-9A-Fa-f]{2}|\w\+\w+\+\w/.test(text) || budget.chars <= 0) return undefined;
+  if (!/%[0-9A-Fa-f]{2}|[^\s+]\+[^\s+]+\+[^\s+]/.test(text) || budget.chars <= 0) return undefined;
   const builder = new Builder();
   let at = 0;
   for (const m of text.matchAll(URL_ESCAPES)) {

@@ -205,10 +205,10 @@ export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = 
       const hide = MASKED_GROUPS.has(rule.group) ? [...spans, span] : spans;
       // Once a secret was found, other excerpts lose their context: a piece of a secret split in a
       // way only another view reveals must not show up next to an unrelated match.
-      // A secret found in a derived (joined, decoded) view is shown without context: that view's
-      // neighbouring text may hold pieces of it that only its source view masks.
-      const derived = 'parent' in view && view.parent !== undefined;
-      const context = matches.some((x) => x.group === 'secret') || (derived && MASKED_GROUPS.has(rule.group)) ? 0 : EXCERPT_CONTEXT;
+      // A secret is shown without context: its neighbouring text may hold pieces of it that no
+      // view put together (a split no rule recognised). Once a secret was found, other excerpts
+      // lose their context too, for the same reason.
+      const context = rule.group === 'secret' || matches.some((x) => x.group === 'secret') ? 0 : EXCERPT_CONTEXT;
       const shown = excerpt(view, span, hide, context);
       matches.push({ rule: rule.id, group: rule.group, action: rule.action, excerpt: shown });
       break;

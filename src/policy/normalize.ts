@@ -40,8 +40,8 @@ const MORE_CONFUSABLES: Readonly<Record<string, string>> = Object.freeze(
   ),
 );
 const MORE_CONFUSABLE = new RegExp(`[${Object.keys(MORE_CONFUSABLES).join('')}]`, 'g');
-/** A word (letters, digits, token punctuation) with at least one ASCII letter or digit in it. */
-const MIXED_WORD = /[\p{L}\p{N}_+/=.-]*[A-Za-z0-9][\p{L}\p{N}_+/=.-]*/gu;
+/** A word (letters, digits, token punctuation) with at least one ASCII letter, digit or sign in it. */
+const MIXED_WORD = /[\p{L}\p{N}_+/=.:@#-]*[\x21-\x7e][\p{L}\p{N}_+/=.:@#-]*/gu;
 
 const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'gu');
 /** Format characters (zero-width space/joiners, bidi controls, BOM, soft hyphen) and variation selectors. */

@@ -26,14 +26,14 @@ const DOCUMENTATION_VALUE = new RegExp(
     '^(?:sk|pk|rk)_test_', // Stripe test mode (the issue lists these as accepted)
     'x{4,}', '\\*{3,}', '•{3,}', '0{10,}', '(?:0123456789|1234567890){1}', 'abcdef(?:ghij|1234)',
     'your[-_ ]?(?:[a-z]+[-_ ]?){0,3}(?:here|key|token|secret|password)', '<[^>]{1,40}>', '\\$\\{[^}]{1,60}\\}',
-    '\\{\\{[^}]{1,60}\\}\\}', '\\bREPLACE[_-]?ME\\b', '\\bCHANGE[_-]?ME\\b', 'placeholder', 'redacted', '^\\$[A-Z_]{2,}$',
+    '\\{\\{[^}]{1,60}\\}\\}', '\\bREPLACE[_-]?ME\\b', '\\bCHANGE[_-]?ME\\b', 'placeholder', 'redacted', 'not[-_]a[-_]real', '^\\$[A-Z_]{2,}$',
   ].join('|'),
   'i',
 );
 
 /** A documentation example or a placeholder rather than a real credential. */
 export function isDocumentationValue(value: string): boolean {
-  return isPlaceholder(value) || DOCUMENTATION_VALUE.test(value);
+  return isPlaceholder(value) || DOCUMENTATION_VALUE.test(value) || SPELLED_OUT.test(value);
 }
 
 /** Shannon entropy in bits per character. */
@@ -62,6 +62,7 @@ export function looksLikeCredential(raw: string, minLength = 8): boolean {
   // References and code: variables, interpolation, calls, paths, URLs, member access.
   if (/^[$%<{(/~&?=:;,|@#.\\[]|\$\{|\$\(|:\/\/|[()[\]{}]/.test(value)) return false;
   if (/^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(value)) return false; // config.db.password
+  if (/^[A-Za-z_][A-Za-z_.-]{2,}=/.test(value)) return false; // password=… (a key, then its own value)
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return false; // DB_PASSWORD (a variable name)
   if (!/[A-Za-z]/.test(value) || WORDS.test(value)) return false;
   const classes = characterClasses(value);
@@ -75,16 +76,20 @@ export function looksLikeCredential(raw: string, minLength = 8): boolean {
 function acceptAssignment(match: RegExpExecArray): boolean {
   const quoted = match[1];
   const value = quoted ?? match[2] ?? '';
+  // An empty value followed by an escaped line break (`KEY=\nNEXT=…` inside a string literal).
+  if (/^\\[nrt]/.test(value)) return false;
   if (value.length < 8 || isDocumentationValue(value) || entropy(value) < 3) return false;
   if (quoted !== undefined) return characterClasses(value.replace(/[^A-Za-z0-9]/g, '')) >= 2;
   // A bare value must not be code: no call, member access, interpolation or reference.
   const next = match.input[match.index + match[0].length] ?? '';
-  if (next === '(' || /[.([{$<>]/.test(value)) return false;
+  if (next === '(' || /[.([{$<>]/.test(value) || /^[A-Za-z_][A-Za-z_.-]{2,}=/.test(value)) return false;
   return /\d/.test(value) && /[A-Za-z]/.test(value);
 }
 
 /** Words joined by hyphens or underscores (`short-lived`, `wrong_token_value`): wording, not a key. */
 const WORDS = /^[a-z]+(?:[-_][a-z]+)+$/i;
+/** Three or more lowercase words joined by hyphens after a prefix (`xoxb-not-a-real-token`): a stand-in. */
+const SPELLED_OUT = /^[a-z]+[-_](?:[a-z]+[-_]){2,}[a-z]+$/;
 
 /**
  * An HTTP credential header's value: Basic must decode to `user:password`; other schemes need a
@@ -94,6 +99,12 @@ function acceptHeaderValue(header: string, value: string): boolean {
   if (isDocumentationValue(value) || /^[$%{<]/.test(value) || WORDS.test(value)) return false;
   if (/\bbasic\s/i.test(header)) return Buffer.from(value, 'base64').toString('utf8').includes(':');
   return value.length >= 12 ? entropy(value) >= 3 : looksLikeCredential(value, 8);
+}
+
+/** The sample token of jwt.io and the JWT specifications (John Doe, subject 1234567890). */
+function isDocumentationJwt(jwt: string): boolean {
+  const payload = Buffer.from((jwt.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+  return /"sub"\s*:\s*"1234567890"|John Doe|example\.(?:com|org)|"iss"\s*:\s*"joe"/.test(payload);
 }
 
 /** The match is not a documentation example. */
@@ -119,9 +130,9 @@ const CREDENTIAL_WORD = [
 const CJK_CREDENTIAL_WORD = '密码|密碼|口令|密钥|密鑰|秘钥|令牌|秘密|私钥|凭证|パスワード|暗証番号|暗証|秘密鍵|合言葉|トークン|キー|鍵|비밀번호|암호|토큰';
 /** What may stand between the word and its value: a copula, a colon, an arrow, a few words. */
 const CONNECTOR
-  = '(?:[ \\t]+(?:for|of|to|pour|de|du|la|le|del|para|für|fur|von|des|der|the|our|my|its|this|that|[\\p{L}\\p{N}\'’_-]{1,20}?)(?=[ \\t:=])){0,4}?'
+  = '(?:[ \\t]+(?:for|of|to|pour|de|du|la|le|del|para|für|fur|von|des|der|the|our|my|its|this|that|[\\p{L}\\p{N}][\\p{L}\\p{N}\'’_-]{0,19}?)(?=[ \\t:=])){0,4}?'
     + '[ \\t]*(?:(?:is|was|are|will be|set to|now|became|est|était|etait|sera|c\'est|es|era|será|ist|lautet|war|è)(?![\\p{L}\\d_])[ \\t]*:?|[:=]|=>|->|→)[ \\t]*';
-const CJK_CONNECTOR = '[ \\t]*(?:是|为|為|は|が|を|:|=|는|은|:)?[ \\t]*(?:「|『|“)?';
+const CJK_CONNECTOR = '[ \\t]*(?:是|为|為|は|が|を|:|=|는|은|：)?[ \\t]*(?:「|『|“)?';
 const VALUE = '["\'`«“「『]?([^\\s"\'`»”」』,;]{6,200}?)(?=["\'`»”」』]|[.,;!?)]?(?:\\s|$)|[,;])';
 
 const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
@@ -214,7 +225,7 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
       /\bAKCp[A-Za-z0-9]{69}\b/g,
       /\bCLOJARS_[a-z0-9]{60}\b/g,
     ],
-    accept: mixed,
+    accept: notExample,
   },
   {
     id: 'secret.secret-manager',
@@ -278,7 +289,7 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
       /\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}(?![A-Za-z0-9_-])/g,
       /\bsk\.eyJ[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{20,}/g,
     ],
-    accept: mixed,
+    accept: notExample,
   },
   {
     id: 'secret.private-key',
@@ -289,7 +300,7 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
       /-{4,5} ?BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)? ?-{4,5}[\s\S]*?(?:-{4,5} ?END [A-Z0-9 ]{0,40}-{4,5}|$)/g,
       /PuTTY-User-Key-File-\d+:[\s\S]*/g,
       /\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b/g,
-      /\b(?:PrivateKey|PresharedKey)\s*=\s*[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=/g,
+      /(?:PrivateKey|PresharedKey)\s*=\s*[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=/g,
     ],
     accept: (m) => !/BEGIN/.test(m[0].slice(0, 12)) || /[A-Za-z0-9+/=]{32}/.test(m[0].replace(/\\n|\s/g, '')),
   },
@@ -305,6 +316,7 @@ const PROVIDER_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
     needs: /eyJ/,
     description: 'JSON Web Token (three base64url segments, header and payload starting eyJ)',
     patterns: [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g],
+    accept: (m) => !isDocumentationJwt(m[0]),
   },
 ];
 
@@ -332,7 +344,7 @@ const STRUCTURAL_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
     id: 'secret.npmrc',
     description: '.npmrc credentials: _auth, _authToken or _password with a literal value',
     needs: /_(?:auth|password)/i,
-    patterns: [/(?:^|[\s;'"=&?])(?:\/\/[^\s=]*:)?_(?:auth|authToken|password)\s*=\s*["']?([^\s"']{6,})/gim],
+    patterns: [/(?<![A-Za-z0-9])(?:\/\/[^\s=]*:)?_(?:auth|authToken|password)\s*=\s*["']?([^\s"']{6,})/gim],
     accept: (m) => !isDocumentationValue(m[1] ?? '') && !/^[$%{<]/.test(m[1] ?? ''),
   },
   {
@@ -369,7 +381,9 @@ const STRUCTURAL_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
     ],
     accept: (m) => {
       const value = lastGroup(m);
-      return value.length >= 4 && /[A-Za-z0-9]/.test(value) && !isDocumentationValue(value) && !/^[$%{<*-]/.test(value);
+      // A plain word (`--password prompt`) is an argument, not a credential.
+      if (value.length < 4 || /^[A-Za-z]+$/.test(value) || !/[A-Za-z0-9]/.test(value)) return false;
+      return !isDocumentationValue(value) && !/^[$%{<*-]/.test(value);
     },
   },
   {
@@ -390,7 +404,7 @@ const STRUCTURAL_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
       'password=, secret=, api_key=, token= and similar assignments whose value looks generated (long, high entropy)',
     needs: /(?:pass|pwd|secret|key|token)\w*["']?\s*[:=]/i,
     patterns: [
-      /\b[A-Za-z0-9_.-]*?(?:password|passwd|pwd|(?:secret|signing|encryption|master|private)[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|client[_-]?secret|private[_-]?key|token)["']?\s*(?::=|=>|[:=])\s*(?:["'`]([^"'`\s]{1,256})["'`]|([^\s"'`,;)}\]]{1,256}))/gi,
+      /\b[A-Za-z0-9_.-]*?(?:password|passwd|pwd|(?:secret|signing|encryption|master|private)[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|client[_-]?secret|private[_-]?key|token)["']?\s*(?::=|=>|[:=])[ \t]*(?:["'`]([^"'`\s]{1,256})["'`]|([^\s"'`,;)}\]]{1,256}))/gi,
     ],
     accept: acceptAssignment,
   },
@@ -398,5 +412,12 @@ const STRUCTURAL_RULES: Omit<PatternRule, 'group' | 'action' | 'kind'>[] = [
 
 /** Every secret rule of our own, provider formats first. */
 export const SECRET_RULES: readonly PatternRule[] = Object.freeze(
-  [...PROVIDER_RULES, ...STRUCTURAL_RULES].map((rule) => ({ ...rule, group: 'secret', action: 'reject', kind: 'token' }) as PatternRule),
+  [...PROVIDER_RULES, ...STRUCTURAL_RULES].map((rule) => {
+    const own = rule.accept;
+    // Published examples and placeholders never count (a key block is judged by its own check).
+    const accept = rule.id === 'secret.private-key' || rule.id === 'secret.jwk' || own === notExample
+      ? own
+      : (m: RegExpExecArray) => notExample(m) && (own === undefined || own(m));
+    return { ...rule, accept, group: 'secret', action: 'reject', kind: 'token' } as PatternRule;
+  }),
 );

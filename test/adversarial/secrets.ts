@@ -211,7 +211,7 @@ const FORMATS: Format[] = [
   { name: 'password in japanese prose', make: prose(['サーバーの', 'パス' + 'ワード', 'は'].join('')) },
   { name: 'secret in spanish label', make: prose(['clave', 'secreta:'].join(' ')) },
   { name: 'key in german label', make: prose(['API-Schlüs' + 'sel:'].join(' ')) },
-  { name: 'token in french prose', make: prose(['le', 'je' + 'ton', "d'accès", 'est'].join(' ')) },
+  { name: 'token in french prose', make: prose(['le', 'je' + 'ton', 'd\'accès', 'est'].join(' ')) },
   { name: 'secret key in chinese label', make: prose(['访问', '密' + '钥：'].join('')) },
   { name: 'sshpass command', make: command((s) => `ssh${'pass'} -p '${s}' ssh deploy@10.0.0.5`) },
   { name: 'mysql -p command', make: command((s) => `my${'sql'} -u root -p${s} -h db.internal app`) },
