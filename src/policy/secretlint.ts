@@ -59,7 +59,20 @@ function grown(text: string, start: number, end: number): Found {
  * What a text must hold for any of the preset's scanners to report: a token of 16 or more token
  * characters, a URL with a scheme, or a key block header. Prose and short code skip them all.
  */
-const SECRETLINT_NEEDS = /(?<![A-Za-z0-9_+/=.~-])[A-Za-z0-9_+/=.~-]{16}|:\/\/|BEGIN/;
+const SECRETLINT_NEEDS = /:\/\/|BEGIN|(?<![A-Za-z0-9_+/=.~-])[A-Za-z0-9_+/=.~-]{16}/;
+
+/** The prefilter's answers for the texts seen last (every scanner asks about the same few views). */
+const answers = new Map<string, boolean>();
+
+function worthScanning(text: string): boolean {
+  let answer = answers.get(text);
+  if (answer === undefined) {
+    if (answers.size >= 16) answers.clear();
+    answer = SECRETLINT_NEEDS.test(text);
+    answers.set(text, answer);
+  }
+  return answer;
+}
 
 /** One scanner, set up once: `scan(text)` gives the ranges it reports in `text`. */
 function scannerOf(rule: SecretlintRule): (text: string) => Found[] {
@@ -78,6 +91,7 @@ function scannerOf(rule: SecretlintRule): (text: string) => Found[] {
   };
   const handler = rule.create(context, {});
   return (text) => {
+    if (!worthScanning(text)) return [];
     found = [];
     current = text;
     const result = handler.file?.({ content: text, filePath: undefined, ext: '', contentType: 'text' });
@@ -105,7 +119,6 @@ export const SECRETLINT_RULES: readonly PatternRule[] = Object.freeze(
         kind: 'token',
         description: `secretlint's ${ruleName(rule.meta.id)} rule (recommended preset)`,
         patterns: [],
-        needs: SECRETLINT_NEEDS,
         scan,
         complements: true,
       };
