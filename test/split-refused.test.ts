@@ -60,15 +60,21 @@ test('a line is the smallest piece: a long line holding a secret is refused whol
   ]);
 });
 
-test('a token split over lines (only the paragraph shows it) refuses its paragraph whole', () => {
+test('a token split over lines: the joined view pins its lines, or its paragraph is refused whole', () => {
+  // The secret spans read the text with its lines joined, so the lines holding the pieces are known.
   const split1 = hostile('secret', /^aws access key \/ split across lines$/);
-  assert.deepEqual(split(`Intro.\n\n${split1}\nthen more.\n`), [[1, 2, 'kept'], [3, 6, ['secret.aws-access-key']], [7, 7, 'kept']]);
-  // One whole key names the rule, but the split one is left in the kept lines: still refused whole.
+  assert.deepEqual(split(`Intro.\n\n${split1}\nthen more.\n`), [[1, 3, 'kept'], [4, 6, ['secret.aws-access-key']], [7, 7, 'kept']]);
+  // One whole key and one split key: each is pinned to its own lines; the label line between is kept.
   const split2 = hostile('secret', /^aws access key \(sts\) \/ split across lines$/);
-  assert.deepEqual(split(`Intro.\n\n${ACCESS_KEY}\n${split2}`), [[1, 2, 'kept'], [3, 6, ['secret.aws-access-key']]]);
-  // A secret split over lines alone in its chunk: nothing can be pinned, the chunk is refused whole.
+  assert.deepEqual(split(`Intro.\n\n${ACCESS_KEY}\n${split2}`), [
+    [1, 2, 'kept'],
+    [3, 3, ['secret.aws-access-key']],
+    [4, 4, 'kept'],
+    [5, 6, ['secret.aws-access-key']],
+  ]);
+  // A secret split over lines alone in its chunk: its lines are refused, the label line before is kept.
   const split3 = hostile('secret', /^aws secret key \/ split across lines$/);
-  assert.deepEqual(split(split3), [[1, 3, ['secret.aws-secret-key', 'secret.assignment']]]);
+  assert.deepEqual(split(split3), [[1, 1, 'kept'], [2, 3, ['secret.assignment', 'secret.aws-secret-key']]]);
 });
 
 test('a private key block inside a paragraph: the lines around it are kept, every line of it refused', () => {

@@ -4,8 +4,10 @@
  * with a short excerpt in which secrets and personal data are masked, so a verdict can be shown,
  * logged or stored in an event without repeating what it refused. Pure; no I/O.
  */
+import { DECODE_BUDGET, derivesFrom, spanIn, tokenViews, type View, WHOLE_FILE_DECODE_BUDGET } from './decode.js';
 import { hiddenCharacterMatch } from './hidden-characters.js';
-import { decodeBase64Runs, foldPhrases, joinedOffsets, joinLines, normalise } from './normalize.js';
+import { firstRuleMatch, ruleMatches } from './match.js';
+import { foldPhrases, normalise } from './normalize.js';
 import {
   MAX_CONTENT_CHARS,
   PATTERN_RULES,
@@ -58,14 +60,6 @@ export interface PolicyOptions {
   ignoreSize?: boolean;
 }
 
-interface View {
-  text: string;
-  /** Prefix shown before excerpts from this view. */
-  label: string;
-  /** For the joined-lines view: the view it was made from, and where each character came from. */
-  origin?: { view: View; offsets: number[] };
-}
-
 interface Span {
   start: number;
   end: number;
@@ -83,67 +77,87 @@ function subjectText(subject: PolicySubject): string {
   // (a key split over the content's last lines must still end where it ends).
   const fields = [subject.id, subject.key, subject.task_id, subject.step_id, subject.scope, subject.corpus_id];
   for (const field of fields) if (field) parts.push(`;\n${field}`);
+  // Tags and entities are stored in lower case: a key whose format is upper case (an AWS key id)
+  // is read in upper case too.
+  const long = [...(subject.tags ?? []), ...(subject.entities ?? [])].filter((t) => t.length >= 16 && /\d/.test(t));
+  if (long.length > 0) parts.push(`;\n${long.join(' ').toUpperCase()}`);
   return parts.filter((p) => p !== '').join('\n');
 }
 
-function viewsOf(text: string): { token: View[]; phrase: View[] } {
-  const token: View[] = [];
-  const addWithJoined = (view: View) => {
-    token.push(view);
-    const joined = joinLines(view.text);
-    if (joined !== view.text) {
-      token.push({ text: joined, label: `${view.label}joined lines: `, origin: { view, offsets: joinedOffsets(view.text) } });
-    }
-  };
-  const base = normalise(text);
-  addWithJoined({ text: base, label: '' });
-  for (const decoded of decodeBase64Runs(base)) addWithJoined({ text: normalise(decoded), label: 'base64: ' });
+function viewsOf(text: string, budget: number): { token: View[]; phrase: View[] } {
+  const token = tokenViews(normalise(text), { chars: budget });
   const phrase = token.map((v) => ({ text: foldPhrases(v.text), label: v.label }));
   return { token, phrase };
 }
 
-function firstMatch(rule: PatternRule, text: string): RegExpExecArray | undefined {
-  if (rule.needs !== undefined && !rule.needs.test(text)) return undefined;
-  for (const pattern of rule.patterns) {
-    pattern.lastIndex = 0;
-    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-      if (m[0].length === 0) pattern.lastIndex++;
-      else if (rule.accept === undefined || rule.accept(m)) return m;
-    }
-  }
-  return undefined;
-}
-
-/**
- * Spans of a view that hold a secret or personal data, to be masked in any excerpt — including
- * a secret only its joined-lines view reveals, mapped back to where its pieces sit.
- */
-function maskedSpans(view: View, views: readonly View[]): Span[] {
-  const spans = sensitiveSpans(view.text);
-  for (const derived of views) {
-    if (derived.origin?.view !== view) continue;
-    const { offsets } = derived.origin;
-    for (const s of sensitiveSpans(derived.text)) {
-      spans.push({ start: offsets[s.start] ?? 0, end: (offsets[s.end - 1] ?? view.text.length - 1) + 1 });
-    }
-  }
-  return spans;
-}
-
+/** Spans of a view that hold a secret or personal data, by the masked groups' rules. */
 function sensitiveSpans(text: string): Span[] {
   const spans: Span[] = [];
   for (const rule of PATTERN_RULES) {
-    if (!MASKED_GROUPS.has(rule.group) || (rule.needs !== undefined && !rule.needs.test(text))) continue;
-    for (const pattern of rule.patterns) {
-      pattern.lastIndex = 0;
-      for (const m of text.matchAll(pattern)) {
-        if (m[0].length > 0 && (rule.accept === undefined || rule.accept(m as RegExpExecArray))) {
-          spans.push({ start: m.index, end: m.index + m[0].length });
-        }
-      }
-    }
+    if (!MASKED_GROUPS.has(rule.group)) continue;
+    for (const m of ruleMatches(rule, text)) spans.push(m);
   }
   return spans;
+}
+
+/**
+ * What the excerpts of one text must hide: per view, the secrets and personal data found in it
+ * and in every view derived from it, mapped back to where their pieces sit — so a secret that
+ * only a joined or decoded view reveals is hidden wherever it shows.
+ */
+class Masks {
+  private readonly own = new Map<View, Span[]>();
+  private readonly all = new Map<View, Span[]>();
+
+  constructor(private readonly views: readonly View[]) {}
+
+  /** The sensitive spans found in `view` itself. */
+  ownSpans(view: View): Span[] {
+    let spans = this.own.get(view);
+    if (spans === undefined) {
+      spans = sensitiveSpans(view.text);
+      this.own.set(view, spans);
+    }
+    return spans;
+  }
+
+  /** The spans to hide in an excerpt of `view`. */
+  spans(view: View): Span[] {
+    let spans = this.all.get(view);
+    if (spans === undefined) {
+      spans = [...this.ownSpans(view)];
+      for (const derived of this.views) {
+        if (!derivesFrom(derived, view)) continue;
+        for (const s of this.ownSpans(derived)) spans.push(spanIn(derived, view, s.start, s.end));
+      }
+      this.all.set(view, spans);
+    }
+    return spans;
+  }
+}
+
+/** Where the secret rules that are not complements match `view` (for the complements' overlap check). */
+function primarySecretSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const rule of PATTERN_RULES) {
+    if (rule.group !== 'secret' || rule.complements) continue;
+    for (const m of ruleMatches(rule, text)) spans.push(m);
+  }
+  return spans;
+}
+
+/** The first match of `rule` in `view`; a complement rule's match counts only where no other secret rule matched. */
+function matchIn(rule: PatternRule, view: View, primary: Map<View, Span[]>): Span | undefined {
+  if (!rule.complements) return firstRuleMatch(rule, view.text);
+  for (const m of ruleMatches(rule, view.text)) {
+    let taken = primary.get(view);
+    if (taken === undefined) {
+      taken = primarySecretSpans(view.text);
+      primary.set(view, taken);
+    }
+    if (!taken.some((s) => s.start < m.end && s.end > m.start)) return m;
+  }
+  return undefined;
 }
 
 function excerpt(view: View, match: Span, masked: readonly Span[], context: number): string {
@@ -180,33 +194,7 @@ function codePointLength(text: string, atMost: number): number {
  */
 export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = {}): PolicyVerdict {
   const matches: PolicyMatch[] = [];
-  const text = subjectText(subject);
-  const { token, phrase } = viewsOf(text);
-  let masks: Map<View, Span[]> | undefined;
-  for (const rule of PATTERN_RULES) {
-    if (options.privileged && rule.action === 'quarantine') continue;
-    for (const view of rule.kind === 'token' ? token : phrase) {
-      const m = firstMatch(rule, view.text);
-      if (m === undefined) continue;
-      masks ??= new Map();
-      let spans = masks.get(view);
-      if (spans === undefined) {
-        spans = maskedSpans(view, token);
-        masks.set(view, spans);
-      }
-      const span = { start: m.index, end: m.index + m[0].length };
-      const hide = MASKED_GROUPS.has(rule.group) ? [...spans, span] : spans;
-      // Once a secret was found, other excerpts lose their context: a piece of a secret split in a
-      // way only another view reveals must not show up next to an unrelated match.
-      const context = matches.some((x) => x.group === 'secret') ? 0 : EXCERPT_CONTEXT;
-      const shown = excerpt(view, span, hide, context);
-      matches.push({ rule: rule.id, group: rule.group, action: rule.action, excerpt: shown });
-      break;
-    }
-  }
-  // Normalisation removes invisible characters before the rules match: this one reads the text as written.
-  const hidden = options.privileged ? undefined : hiddenCharacterMatch(text);
-  if (hidden !== undefined) matches.push(hidden);
+  // The size rule first: an oversized write is refused without running every rule over it.
   if (!options.ignoreSize && subject.type !== 'pointer') {
     const length = codePointLength(subject.content, MAX_CONTENT_CHARS);
     if (length > MAX_CONTENT_CHARS) {
@@ -216,8 +204,34 @@ export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = 
         action: SIZE_RULE.action,
         excerpt: `${length} characters (limit ${MAX_CONTENT_CHARS})`,
       });
+      return { verdict: 'reject', matches };
     }
   }
+  const budget = options.ignoreSize ? WHOLE_FILE_DECODE_BUDGET : DECODE_BUDGET;
+  const text = subjectText(subject);
+  const { token, phrase } = viewsOf(text, budget);
+  const masks = new Masks(token);
+  const primary = new Map<View, Span[]>();
+  for (const rule of PATTERN_RULES) {
+    if (options.privileged && rule.action === 'quarantine') continue;
+    const views = rule.kind === 'token' ? token : phrase;
+    for (const view of views) {
+      const span = matchIn(rule, view, primary);
+      if (span === undefined) continue;
+      const spans = masks.spans(view);
+      const hide = MASKED_GROUPS.has(rule.group) ? [...spans, span] : spans;
+      // A secret is shown without context: its neighbouring text may hold pieces of it that no
+      // view put together (a split no rule recognised). Once a secret was found, other excerpts
+      // lose their context too, for the same reason.
+      const context = rule.group === 'secret' || matches.some((x) => x.group === 'secret') ? 0 : EXCERPT_CONTEXT;
+      const shown = excerpt(view, span, hide, context);
+      matches.push({ rule: rule.id, group: rule.group, action: rule.action, excerpt: shown });
+      break;
+    }
+  }
+  // Normalisation removes invisible characters before the rules match: this one reads the text as written.
+  const hidden = options.privileged ? undefined : hiddenCharacterMatch(text);
+  if (hidden !== undefined) matches.push(hidden);
   if (options.requireProvenance && !options.privileged && !hasProvenance(subject.provenance)) {
     matches.push({
       rule: PROVENANCE_RULE.id,

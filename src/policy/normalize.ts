@@ -16,7 +16,34 @@ const CONFUSABLES: Readonly<Record<string, string>> = Object.freeze({
   Υ: 'Y', Χ: 'X',
 });
 
-const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
+/**
+ * More letters of other scripts that render like Latin ones (the Latin targets of Unicode's
+ * confusables data), folded only inside words that also hold ASCII letters or digits, so that text
+ * written in those scripts keeps its letters: Cyrillic, Greek, Armenian, Cherokee, Lisu, Latin small
+ * capitals and IPA letters, Coptic. Compatibility forms (fullwidth, mathematical, circled,
+ * superscript letters) are already folded by NFKC. Each entry is `Latin letter: look-alikes`.
+ */
+const LOOK_ALIKES: Readonly<Record<string, string>> = Object.freeze({
+  a: 'аαɑⲁ⍺', b: 'вЬƅᏏ', c: 'сςⲥᴄꮯ', d: 'ԁᏧꓒ', e: 'еёєҽ℮ꬲ', f: 'ꞙ', g: 'ɡցᶃƍ', h: 'һнհᏂ', i: 'іїɩιıꙇ', j: 'јϳȷ',
+  k: 'кκᴋ', l: 'ӏǀ', m: 'мᴍ', n: 'ոпռᴎ', o: 'оοօσⲟᴏ০', p: 'рρⲣᴘ', q: 'ԛզ', r: 'гᴦⲅꭇ', s: 'ѕꜱƽ', t: 'тτᴛ',
+  u: 'υսʋᴜ', v: 'ѵνᴠ', w: 'ԝѡᴡ', x: 'хχⲭ', y: 'уүγʏ', z: 'ᴢ',
+  A: 'АΑᎪꓮᗅ', B: 'ВΒᏴꓐʙ', C: 'СᏟꓚ', D: 'Ꭰꓓ', E: 'ЕΕᎬꓰ', F: 'Ϝꓝꜰ', G: 'ԌᏀꓖɢ', H: 'НΗᎻꓧʜ', I: 'ІΙӀꓲɪ', J: 'ЈᎫꓙᴊ',
+  K: 'КΚᏦꓗ', L: 'Ꮮꓡʟ', M: 'МΜᎷꓟ', N: 'ΝꓠɴИ', O: 'ОΟՕꓳⵔ', P: 'РΡᏢꓑ', Q: 'ԚⵕႭ', R: 'ᎡꓣƦʀ', S: 'ЅᏚꓢՏ', T: 'ТΤᎢꓔ',
+  U: 'ՍꓴᑌԱ', V: 'ᏙꓦѴ', W: 'ԜᏔꓪ', X: 'ХΧꓫ', Y: 'ҮΥꓬ', Z: 'ΖᏃꓜ',
+});
+
+const MORE_CONFUSABLES: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(LOOK_ALIKES).flatMap(([latin, alikes]) =>
+      [...alikes].filter((c) => !(c in CONFUSABLES)).map((c) => [c, latin]),
+    ),
+  ),
+);
+const MORE_CONFUSABLE = new RegExp(`[${Object.keys(MORE_CONFUSABLES).join('')}]`, 'g');
+/** A word (letters, digits, token punctuation) with at least one ASCII letter, digit or sign in it. */
+const MIXED_WORD = /[\p{L}\p{N}_+/=.:@#-]*[\x21-\x7e][\p{L}\p{N}_+/=.:@#-]*/gu;
+
+const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'gu');
 /** Format characters (zero-width space/joiners, bidi controls, BOM, soft hyphen) and variation selectors. */
 const INVISIBLE = /[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/gu;
 const LINE_BREAK = /[ \t]*(?:\r\n|\r|\n)[ \t]*/g;
@@ -26,10 +53,13 @@ const MAX_DECODED = 16;
 
 /** NFKC, invisible characters removed, look-alike letters folded to Latin. */
 export function normalise(text: string): string {
-  return text
+  const folded = text
     .normalize('NFKC')
     .replace(INVISIBLE, '')
     .replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c] ?? c);
+  MORE_CONFUSABLE.lastIndex = 0;
+  if (!MORE_CONFUSABLE.test(folded)) return folded;
+  return folded.replace(MIXED_WORD, (word) => word.replace(MORE_CONFUSABLE, (c) => MORE_CONFUSABLES[c] ?? c));
 }
 
 /**

@@ -1,9 +1,12 @@
 /**
  * Where the secrets of a long text are: the spans matched by the rejecting secret rules in the
- * text as it is. Ingest checks each chunk on its own, and a secret longer than a chunk (a private
- * key block) would leave its tail in a chunk that does not look like one; with these spans every
+ * text as it is, in its unsplit form and in its decoded runs (mapped back to the text). Ingest
+ * checks each chunk on its own, and a secret longer than a chunk (a private key block) or split
+ * across chunks would leave pieces in chunks that do not look like one; with these spans every
  * chunk a secret reaches is refused. Pure; no I/O.
  */
+import { spanIn, tokenViews, WHOLE_FILE_DECODE_BUDGET } from './decode.js';
+import { ruleMatches } from './match.js';
 import { PATTERN_RULES } from './rules.js';
 
 export interface SecretSpan {
@@ -16,21 +19,24 @@ export interface SecretSpan {
 const SECRET_RULES = PATTERN_RULES.filter((r) => r.group === 'secret' && r.action === 'reject');
 
 /**
- * The spans of every secret in `text`, in rule order.
+ * The spans of every secret in `text`, in rule order. A complementing rule (secretlint's, the
+ * generic detectors) adds only spans no other rule found.
  *
  * @example
  * secretSpans(`key ${awsKeyId} here`); // [{ rule: 'secret.aws-access-key', start: 4, end: 24 }]
  */
 export function secretSpans(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
+  const views = tokenViews(text, { chars: WHOLE_FILE_DECODE_BUDGET });
+  const base = views[0];
   for (const rule of SECRET_RULES) {
-    if (rule.needs !== undefined && !rule.needs.test(text)) continue;
-    for (const pattern of rule.patterns) {
-      pattern.lastIndex = 0;
-      for (const m of text.matchAll(pattern)) {
-        if (m[0].length > 0 && (rule.accept === undefined || rule.accept(m as RegExpExecArray))) {
-          spans.push({ rule: rule.id, start: m.index, end: m.index + m[0].length });
-        }
+    for (const view of views) {
+      for (const m of ruleMatches(rule, view.text)) {
+        const span = base === undefined || view === base ? m : spanIn(view, base, m.start, m.end);
+        const overlaps = spans.some((s) => s.start < span.end && s.end > span.start);
+        if (rule.complements && overlaps) continue;
+        if (view !== base && overlaps) continue;
+        spans.push({ rule: rule.id, start: span.start, end: span.end });
       }
     }
   }

@@ -1,0 +1,126 @@
+/**
+ * secretlint's recommended preset (a maintained, tested provider rule set) behind our rule
+ * interface: each scanner of the preset becomes one `secret.secretlint.<name>` pattern rule whose
+ * `scan` runs the scanner on a view's text and yields the ranges it reports. The preset's scanners
+ * report synchronously; a scanner that returns a promise (the GCP `.p12` check, which needs a file
+ * path we never give) is skipped. Its comment filter is left out: a `secretlint-disable` comment
+ * in a memory must not switch the policy off.
+ */
+import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
+import type { PatternRule } from './rules.js';
+import { isDocumentationValue } from './secrets.js';
+
+/** The parts of secretlint's rule API the adapter uses (its types package is not a dependency). */
+interface SecretlintReport {
+  message?: string;
+  range: readonly [number, number];
+}
+
+interface SecretlintContext {
+  report: (descriptor: SecretlintReport) => void;
+  ignore: (descriptor: unknown) => void;
+  registerRule: (rule: unknown) => void;
+  createTranslator: (messages: unknown) => (id: string, props?: unknown) => string;
+}
+
+interface SecretlintSource {
+  content: string;
+  filePath: undefined;
+  ext: string;
+  contentType: 'text';
+}
+
+interface SecretlintRule {
+  meta: { id: string; type: string; docs?: { url?: string } };
+  create: (context: SecretlintContext, options: Record<string, unknown>) => {
+    file?: (source: SecretlintSource) => unknown;
+  };
+}
+
+/** Preset members that are not scanners of text we hold. */
+const SKIPPED = new Set(['@secretlint/secretlint-rule-filter-comments', '@secretlint/secretlint-rule-gcp']);
+
+interface Found {
+  start: number;
+  end: number;
+}
+
+/** Characters a reported token may go on with (some scanners report a range shorter than the key). */
+const TOKEN_CHAR = /[A-Za-z0-9+/=_.~-]/;
+
+/** The reported range, grown to the end of the token it starts, so that a mask hides all of it. */
+function grown(text: string, start: number, end: number): Found {
+  let to = end;
+  while (to < text.length && TOKEN_CHAR.test(text[to] ?? '')) to++;
+  return { start, end: to };
+}
+
+/**
+ * What a text must hold for any of the preset's scanners to report: a token of 16 or more token
+ * characters, a URL with a scheme, or a key block header. Prose and short code skip them all.
+ */
+const SECRETLINT_NEEDS = /:\/\/|BEGIN|(?<![A-Za-z0-9_+/=.~-])[A-Za-z0-9_+/=.~-]{16}/;
+
+/** The prefilter's answers for the texts seen last (every scanner asks about the same few views). */
+const answers = new Map<string, boolean>();
+
+function worthScanning(text: string): boolean {
+  let answer = answers.get(text);
+  if (answer === undefined) {
+    if (answers.size >= 16) answers.clear();
+    answer = SECRETLINT_NEEDS.test(text);
+    answers.set(text, answer);
+  }
+  return answer;
+}
+
+/** One scanner, set up once: `scan(text)` gives the ranges it reports in `text`. */
+function scannerOf(rule: SecretlintRule): (text: string) => Found[] {
+  let found: Found[] = [];
+  let current = '';
+  const context: SecretlintContext = {
+    report: ({ range }) => {
+      if (range[1] <= range[0]) return;
+      const span = grown(current, range[0], range[1]);
+      // Published examples and placeholders are accepted, as by our own rules.
+      if (!isDocumentationValue(current.slice(span.start, span.end))) found.push(span);
+    },
+    ignore: () => undefined,
+    registerRule: () => undefined,
+    createTranslator: () => (id) => id,
+  };
+  const handler = rule.create(context, {});
+  return (text) => {
+    if (!worthScanning(text)) return [];
+    found = [];
+    current = text;
+    const result = handler.file?.({ content: text, filePath: undefined, ext: '', contentType: 'text' });
+    // A scanner that works asynchronously cannot answer a synchronous policy: its late reports
+    // go to a list nobody reads, and what it found so far is all it found.
+    if (result instanceof Promise) result.catch(() => undefined);
+    return found;
+  };
+}
+
+function ruleName(id: string): string {
+  return id.replace(/^@secretlint\/secretlint-rule-/, '');
+}
+
+/** The preset's scanners as pattern rules (`secret.secretlint.github`, `secret.secretlint.aws`…). */
+export const SECRETLINT_RULES: readonly PatternRule[] = Object.freeze(
+  (presetRules as unknown as SecretlintRule[])
+    .filter((rule) => rule.meta.type === 'scanner' && !SKIPPED.has(rule.meta.id))
+    .map((rule): PatternRule => {
+      const scan = scannerOf(rule);
+      return {
+        id: `secret.secretlint.${ruleName(rule.meta.id)}`,
+        group: 'secret',
+        action: 'reject',
+        kind: 'token',
+        description: `secretlint's ${ruleName(rule.meta.id)} rule (recommended preset)`,
+        patterns: [],
+        scan,
+        complements: true,
+      };
+    }),
+);
