@@ -4,6 +4,7 @@
  * with a short excerpt in which secrets and personal data are masked, so a verdict can be shown,
  * logged or stored in an event without repeating what it refused. Pure; no I/O.
  */
+import { deobfuscatedViews, hiddenView } from './deobfuscate.js';
 import { decodeBase64Runs, foldPhrases, joinedOffsets, joinLines, normalise } from './normalize.js';
 import {
   MAX_CONTENT_CHARS,
@@ -86,7 +87,15 @@ function viewsOf(text: string): { token: View[]; phrase: View[] } {
   const base = normalise(text);
   addWithJoined({ text: base, label: '' });
   for (const decoded of decodeBase64Runs(base)) addWithJoined({ text: normalise(decoded), label: 'base64: ' });
-  const phrase = token.map((v) => ({ text: foldPhrases(v.text), label: v.label }));
+  // Obfuscations undone (tag characters, bidi, entities, spaced letters, leetspeak, emphasis,
+  // reversal) and the hidden places of the text: see deobfuscate.ts.
+  const extra = deobfuscatedViews(text);
+  for (const v of extra) if (v.token) token.push({ text: normalise(v.text), label: v.label });
+  // Phrase views are lower case: the compiled lexicon patterns have no `i` flag.
+  const phrase = token.map((v) => ({ text: foldPhrases(v.text).toLowerCase(), label: v.label }));
+  for (const v of extra) if (!v.token) phrase.push({ text: foldPhrases(normalise(v.text)).toLowerCase(), label: v.label });
+  const hidden = hiddenView(base);
+  if (hidden !== undefined) phrase.push({ text: foldPhrases(hidden).toLowerCase(), label: 'hidden: ' });
   return { token, phrase };
 }
 
