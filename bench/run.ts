@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
  * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes;
- * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, store, ingest, scifact,
- * locomo, mcp).
+ * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, precision, store, ingest,
+ * scifact, locomo, mcp).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -12,6 +12,7 @@ import { startupSuite } from './suites/startup.js';
 import { ingestSuite } from './suites/ingest.js';
 import { mcpSuite } from './suites/mcp.js';
 import { policySuite } from './suites/policy.js';
+import { precisionSuite } from './suites/policy-precision.js';
 import { locomoSuite, scifactSuite } from './suites/quality.js';
 import { storeSuite } from './suites/store.js';
 
@@ -44,6 +45,7 @@ console.log(
 const suites: Record<string, () => Row[] | Promise<Row[]>> = {
   startup: () => startupSuite(),
   policy: () => policySuite(),
+  precision: () => precisionSuite(),
   store: () => storeSuite(sizes),
   ingest: () => ingestSuite(),
   scifact: () => scifactSuite(),
