@@ -24,14 +24,16 @@ const BIDI_OVERRIDE = /[\u202E\u2067]/;
 const BIDI_RUN = /[\u202E\u2067]([^\u202C\u2069\n]*)[\u202C\u2069]?/g;
 const ENTITY = /&(?:#\d{2,7}|#x[0-9a-f]{2,6}|[a-z][a-z0-9]{1,31});/i;
 /** Four or more single letters (or leet symbols) kept apart by one separator each: `i g n o r e`, `i.g.n.o.r.e`. */
-const SPACED_RUN = /(?<![\p{L}\p{N}])[\p{L}013457@$](?:[ .\-_*·•|/]\s?[\p{L}013457@$](?![\p{L}\p{N}])){3,}/gu;
+const SPACED_RUN = /(?<![\p{L}\p{N}])[\p{L}013457@$](?:[ .\-_*·•|/][\p{L}013457@$](?![\p{L}\p{N}])){3,}/gu;
+/** Once the text shows a run of four, shorter runs (`y o u`, `a-n`) are joined too. */
+const SPACED_SHORT = /(?<![\p{L}\p{N}])[\p{L}013457@$](?:[ .\-_*·•|/][\p{L}013457@$](?![\p{L}\p{N}]))+/gu;
 /** A word split by Markdown emphasis or strike-through markers: `ig**nore**`, `pre~~vious~~`. */
 const EMPHASIS_SPLIT = /\p{L}(?:\*{1,3}|~~)\p{L}|\p{L}(?:\*{1,3}|~~)\s|\s(?:\*{1,3}|~~)\p{L}/u;
 const EMPHASIS = /\*{1,3}|~~/g;
 /** A word that mixes letters with the digits and symbols of leetspeak (not a hash, version or unit). */
-const LEET_WORD = /(?<![\p{L}\p{N}])(?=[\p{L}013457@$]*\p{L})(?=[\p{L}013457@$]*[013457@$])[\p{L}013457@$]{3,24}(?![\p{L}\p{N}])/gu;
+const LEET_WORD = /(?<![\p{L}\p{N}])(?=[\p{L}013457@$]*\p{L})(?=[\p{L}013457@$]*[013457@$])[\p{L}013457@$]{2,24}(?![\p{L}\p{N}])/gu;
 const LEET: Readonly<Record<string, string>> = Object.freeze({
-  0: 'o', 1: 'i', 3: 'e', 4: 'a', 5: 's', 7: 't', '@': 'a', $: 's',
+  '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's',
 });
 /** Reversed spellings of words that injections use; a reversed view is made only when one appears. */
 const REVERSED_CUE = /snoitcurtsni|suoiverp|tpmorp metsys|erongi|dragersid|tegrof|tnatsissa|woN era uoy/i;
@@ -49,7 +51,9 @@ export interface DeobfuscatedView {
  */
 export function deobfuscatedViews(raw: string): DeobfuscatedView[] {
   const views: DeobfuscatedView[] = [];
-  const add = (text: string, label: string, token: boolean) => views.push({ text: text.slice(0, MAX_VIEW), label, token });
+  const add = (text: string, label: string, token: boolean) => {
+    views.push({ text: text.slice(0, MAX_VIEW), label, token });
+  };
   if (TAG_CHARS.test(raw)) {
     const smuggled = [...raw.matchAll(TAG_RUN)].map((m) => decodeTags(m[0])).join(' ');
     if (smuggled.trim() !== '') add(smuggled, 'tag characters: ', true);
@@ -99,11 +103,11 @@ function decodeTags(run: string): string {
  * squeezed patterns of the injection rules read.
  */
 export function joinSpacedLetters(text: string): string {
-  SPACED_RUN.lastIndex = 0;
-  return text.replace(SPACED_RUN, (run) => {
-    const letters = run.replace(/[ .\-_*·•|/]\s?/g, '');
-    return letters.length >= 4 && /\p{L}.*\p{L}.*\p{L}/u.test(letters) ? letters : run;
-  });
+  SPACED_SHORT.lastIndex = 0;
+  return text.replace(SPACED_SHORT, (run) => {
+    const letters = run.replace(/[ .\-_*·•|/]/g, '');
+    return /\p{L}.*\p{L}/u.test(letters) ? letters : run;
+  }).replace(/(?<=[\p{L}\p{N}][.,;:!?]?)(?: {2,}| ?[/|•·] ?)(?=[\p{L}\p{N}])/gu, ' ');
 }
 
 function unleet(word: string, one: 'i' | 'l'): string {

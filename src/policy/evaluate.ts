@@ -93,7 +93,9 @@ function viewsOf(text: string): { token: View[]; phrase: View[] } {
   for (const v of extra) if (v.token) token.push({ text: normalise(v.text), label: v.label });
   // Phrase views are lower case: the compiled lexicon patterns have no `i` flag.
   const phrase = token.map((v) => ({ text: foldPhrases(v.text).toLowerCase(), label: v.label }));
-  for (const v of extra) if (!v.token) phrase.push({ text: foldPhrases(normalise(v.text)).toLowerCase(), label: v.label });
+  for (const v of extra) {
+    if (!v.token) phrase.push({ text: foldPhrases(normalise(v.text)).toLowerCase(), label: v.label });
+  }
   const hidden = hiddenView(base);
   if (hidden !== undefined) phrase.push({ text: foldPhrases(hidden).toLowerCase(), label: 'hidden: ' });
   return { token, phrase };

@@ -268,17 +268,17 @@ export const LEXICONS: readonly Lexicon[] = [
  * Names by which a text addresses an AI (any language), and words that make what follows a
  * directive to it; together, in a hidden place, they are an instruction no reader is meant to see.
  */
-export const ADDRESSEES =
-  'ai|a.i.|llm|llms|ai_assistant*|ai_agent*|ai_model*|language_model*|chatbot*|claude|chatgpt|gpt|gpt-4*|copilot|gemini|coding_agent*|coding_assistant*|assistant|assistants|'
-  + '人工智能|ai助手|助手|大模型|语言模型|語言模型|'
-  + 'la_ia|el_asistente|el_modelo|a_ia|o_assistente|o_modelo|l\'ia|l\'assistant|l\'assistente|il_modello|le_modele|'
-  + 'एआई|सहायक|मॉडल|الذكاء_الاصطناعي|المساعد|النموذج|ии|ассистент|нейросеть|языковая_модель|'
-  + 'アシスタント|人工知能|言語モデル|ki|ki-assistent|sprachmodell|어시스턴트|인공지능|yapay_zeka|asisten_ai|trợ_lý_ai|asystent_ai|sztuczna_inteligencja';
+export const ADDRESSEES
+  = 'ai|a.i.|llm|llms|ai_assistant*|ai_agent*|ai_model*|language_model*|chatbot*|claude|chatgpt|gpt|gpt-4*|copilot|gemini|coding_agent*|coding_assistant*|assistant|assistants|'
+    + '人工智能|ai助手|助手|大模型|语言模型|語言模型|'
+    + 'la_ia|el_asistente|el_modelo|a_ia|o_assistente|o_modelo|l\'ia|l\'assistant|l\'assistente|il_modello|le_modele|'
+    + 'एआई|सहायक|मॉडल|الذكاء_الاصطناعي|المساعد|النموذج|ии|ассистент|нейросеть|языковая_модель|'
+    + 'アシスタント|人工知能|言語モデル|ki|ki-assistent|sprachmodell|어시스턴트|인공지능|yapay_zeka|asisten_ai|trợ_lý_ai|asystent_ai|sztuczna_inteligencja';
 
-export const DIRECTIVES =
-  'must|should|shall|need_to|have_to|please|do_not|don\'t|never|always|ignore|disregard|forget|instead|tell|say|respond|reply|answer|recommend|mention|send|include|execute|you|your|'
-  + '必须|必須|应该|應該|请|請|忽略|不要|务必|務必|'
-  + 'debes|debe|tienes_que|ignora|olvida|no_menciones|siempre|nunca|deves|deve|sempre|nunca|'
-  + 'करो|करें|चाहिए|يجب|عليك|لا_تذكر|должен|должна|обязан|игнорируй|всегда|никогда|'
-  + 'しなさい|してください|必ず|無視|musst|sollst|muss|immer|niemals|ignoriere|tu_dois|vous_devez|toujours|jamais|'
-  + '해야|하세요|하십시오|무시|devi|deve|sempre|mai|ignora|zorundasın|yapmalısın|harus|jangan|phải|hãy|musisz|zawsze|nigdy|moet|altijd|nooit';
+export const DIRECTIVES
+  = 'must|should|shall|need_to|have_to|please|do_not|don\'t|never|always|ignore|disregard|forget|instead|tell|say|respond|reply|answer|recommend|mention|send|include|execute|you|your|'
+    + '必须|必須|应该|應該|请|請|忽略|不要|务必|務必|'
+    + 'debes|debe|tienes_que|ignora|olvida|no_menciones|siempre|nunca|deves|deve|sempre|nunca|'
+    + 'करो|करें|चाहिए|يجب|عليك|لا_تذكر|должен|должна|обязан|игнорируй|всегда|никогда|'
+    + 'しなさい|してください|必ず|無視|musst|sollst|muss|immer|niemals|ignoriere|tu_dois|vous_devez|toujours|jamais|'
+    + '해야|하세요|하십시오|무시|devi|deve|sempre|mai|ignora|zorundasın|yapmalısın|harus|jangan|phải|hãy|musisz|zawsze|nigdy|moet|altijd|nooit';

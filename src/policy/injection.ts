@@ -17,7 +17,7 @@ import type { PatternRule } from './rules.js';
  * Letters and digits of the scripts the lexicons use (the phrase views are folded and lower case).
  * A short list of ranges rather than `\p{L}`: the expressions stay small and compile fast.
  */
-const LETTER = '0-9a-z\\u00DF-\\u024F\\u0370-\\u03FF\\u0400-\\u052F\\u0600-\\u06FF\\u0900-\\u097F\\u1100-\\u11FF\\u3040-\\u30FF\\u3400-\\u9FFF\\uAC00-\\uD7AF';
+const LETTER = '0-9a-z\\u00DF-\\u024F\\u0370-\\u03FF\\u0400-\\u052F\\u0600-\\u06FF\\u0900-\\u0963\\u0966-\\u097F\\u1100-\\u11FF\\u3040-\\u30FF\\u3400-\\u9FFF\\uAC00-\\uD7AF';
 const START = `(?<![${LETTER}])`;
 const END = `(?![${LETTER}])`;
 const STEM = `[${LETTER}]*`;
@@ -122,7 +122,14 @@ const SQUEEZED = {
   reveal: /(?:reveal|print|show|display|output|repeat|leak|dump|tellme)(?:me)?your(?:full|entire|hidden|initial|original|secret)*(?:systemprompt|systemmessage|hiddeninstructions|initialinstructions)/gi,
 };
 
-/** What may sit between a spoofed block line and the text that follows it: the rest of the line, a few blank lines, markup. */
+/** A special token that opens a turn for a role (ChatML, Harmony, Llama 3, Gemma, Phi, DeepSeek after NFKC). */
+const TURN_OPEN = '(?:(?:<\\|im_start\\|>|<\\|start\\|>|<\\|start_header_id\\|>|<start_of_turn\\>)\\s*(?:system|developer|user|assistant|tool|model|ipython)(?:<\\|end_header_id\\|>|<\\|channel\\|>\\w*)?(?:<\\|message\\|>)?|<\\|(?:system|user|assistant|developer)\\|>)';
+const TURN_CLOSE = '(?:<\\|im_end\\|>|<\\|eot_id\\|>|<\\|end\\|>|<end_of_turn\\>|<\\|im_start\\|>|<\\|(?:user|assistant)\\|>|$)';
+/** Turn content: not a template placeholder ({instructions}, <text>, …) and not prose about the marker. */
+const CONTENT = '(?![{<[…]|\\.\\.\\.)\\S';
+const WORDS = '(?![{<[…]|\\.\\.\\.|and\\b|or\\b)(?:[^\\s<]+[ \\t]+){2,}';
+
+/** Between a spoofed block line and the text after it: the rest of the line, blank lines, markup. */
 const AFTER = '[^\\n]{0,80}?\\s{0,20}?(?:[#>*_[]\\s{0,3}){0,4}';
 const SYSTEM_CUE = '(?:system|assistant|developer|admin|operator|new instructions|instructions?|important|urgent|override|ignore|disregard|forget|trusted|verified|<\\||\\[INST|you (?:are|must|should|will))';
 
@@ -186,19 +193,17 @@ const INJECTION: PatternRule[] = [
     id: 'injection.role-marker',
     kind: 'token',
     description:
-      'Chat-template turn markers and special tokens (ChatML, Llama 2 and 3, Gemma, Mistral, Phi, DeepSeek, Harmony, Command-R, legacy Human/Assistant turns, system headings); a single token quoted in backticks is a mention and passes',
+      'Chat-template turns (ChatML, Llama 2 and 3, Gemma, Mistral, Phi, DeepSeek, Harmony, Command-R, legacy Human/Assistant, system headings): a marker that opens a turn for a role and gives it content; a marker named in prose or a template with placeholders passes',
     patterns: [
-      // Special tokens <|…|> (ChatML, Llama 3, Phi, Harmony, Command-R, DeepSeek after NFKC of its fullwidth bars).
-      /(?<!`)<\|(?:im_start|im_end|im_sep|system|user|assistant|tool|end|endoftext|eot_id|eom_id|start_header_id|end_header_id|begin_of_text|python_tag|start|channel|message|constrain|return|call|(?:start|end)_of_turn_token|(?:system|user|chatbot)_token|begin▁of▁sentence|end▁of▁sentence|tool▁calls?▁(?:begin|end)|tool▁call▁(?:begin|end)|tool▁sep)\|>(?!`)/giu,
-      // Any special token that opens a turn for a role, quoted or not.
-      /<\|(?:im_start|start|start_header_id)\|>\s*(?:system|developer|user|assistant|tool|ipython)\b/gi,
-      // Llama 2 and Mistral.
-      /(?<!`)\[\/?INST\](?!`)/gi,
-      /(?<!`)<<\/?SYS>>(?!`)/g,
-      /(?<!`)\[\/?(?:SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS)\](?!`)/g,
-      // Gemma.
-      /<start_of_turn\>\s*(?:user|model|system)\b/gi,
-      /(?<!`)<(?:start|end)_of_turn\>(?!`)/gi,
+      // A turn opened for a role and given content: on the next line, or three words or more up to a closing token.
+      new RegExp(`${TURN_OPEN}[ \\t]*\\r?\\n\\s*${CONTENT}`, 'gi'),
+      new RegExp(`${TURN_OPEN}[ \\t]*${WORDS}[^\\n]*?${TURN_CLOSE}`, 'gi'),
+      /<\|START_OF_TURN_TOKEN\|>\s*<\|(?:SYSTEM|USER|CHATBOT)_TOKEN\|>\s*(?![{<[…]|\.\.\.)\S/gi,
+      // Llama 2 and Mistral: three words or more inside a pair, or a block opened at the start of a line.
+      /\[(INST|SYSTEM_PROMPT)\][ \t]*(?:\r?\n\s*)?(?:[^\s[\]]+\s+){2,}[^\n]*?\[\/\1\]/gi,
+      /<<SYS>>\s*(?:[^\s<>]+\s+){2,}[^\n]*?(?:<<\/SYS>>|$)/g,
+      /^[ \t]*(?:\[INST\]|\[SYSTEM_PROMPT\]|<<SYS>>)[ \t]*(?![{<[…]|\.\.\.)\S/gim,
+      /\[(?:AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS)\]\s*[[{]/g,
       // Legacy Human / Assistant turns (a blank line, then the role).
       /(?:^|\n[ \t]*\n)[ \t]*Human[ \t]*:[ \t]*\S/g,
       /\n[ \t]*\n[ \t]*Assistant[ \t]*:[ \t]*\S/g,
@@ -246,7 +251,7 @@ const INJECTION: PatternRule[] = [
 
 /** `"key": "value"` pairs, single or double quoted. */
 const NAME_KEY = '["\'](?:name|tool|function|tool_name|toolName|function_name|recipient_name)["\']\\s*:\\s*["\'][\\w.:/-]{1,100}["\']';
-const ARGS_KEY = '["\'](?:arguments|parameters|input|args|params|tool_input|kwargs)["\']\\s*:\\s*[{"\'[]';
+const ARGS_KEY = '["\'](?:arguments|parameters|input|args|params|tool_input|kwargs)["\']\\s*:\\s*(?=[{"\'[])';
 /** Within one flat stretch of an object (no braces between the keys). */
 const SAME_OBJECT = '[^{}]{0,400}?';
 
