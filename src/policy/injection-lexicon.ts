@@ -6,8 +6,9 @@
  *
  * Notation, read by `compileEntry`: `|` separates alternatives, `_` stands for a space inside one
  * (so that this file never holds a phrase the rules would match), `*` lets any letters follow (a
- * stem), `,` may be left out, a slot of `…` is a gap of up to three words (a few characters in
- * Chinese and Japanese), and a slot ending in `?` is optional. Entries are written in the language's
+ * stem), `,` may be left out, a slot `+` only keeps two slots apart in this file, a slot `…` is
+ * a gap of up to three words (a few characters in Chinese and Japanese), and a slot ending in `?`
+ * is optional. Entries are written in the language's
  * own script; diacritics, look-alike letters and case are folded the same way as the text.
  */
 
@@ -175,10 +176,9 @@ export const LEXICONS: readonly Lexicon[] = [
     qualifiers: '이전*|앞의|앞서*|위의|위에*|기존의|처음*|원래*|시스템*|당신의|너의|네|지금까지*|초기*|이전의_모든|앞의_모든|위의_모든|기존의_모든|모든_이전*',
     nouns: '지시*|지침*|명령*|규칙*|프롬프트*|가이드라인*|제한*|제약*',
     redefine: [
-      '지금부터|이제부터|앞으로|이제 너는|당신은|넌|너|당신',
-      '너는|당신은|넌 이제',
-      '제한_없는|제한이_없는|필터_없는|검열_없는|무제한 ai|인공지능|어시스턴트|모델|챗봇',
-      '인_척|인척|척을_해|척해|역할을_해|처럼_행동',
+      '지금부터_너는|지금부터_당신은|이제부터_너는|이제부터_당신은|앞으로_너는|앞으로_당신은|이제_너는|이제_당신은|넌_이제|너는_이제|당신은_이제',
+      '제한_없는|제한이_없는|필터_없는|검열_없는|무제한 + ai|인공지능|어시스턴트|모델|챗봇',
+      '인_척*|척을_해*|역할을_해*|처럼_행동*',
     ],
     revealVerbs: '보여줘*|보여_줘*|보여주세요|보여_주세요|출력해*|출력하라|알려줘*|알려_줘*|알려주세요|공개해*|공개하라|말해줘*|말해*|반복해*|누설해*',
     promptObjects: '시스템_프롬프트*|시스템프롬프트*|시스템_메시지*|초기_지시*|숨겨진_지시*|원래_지시*|당신의_지시*|너의_지시*',
@@ -219,7 +219,7 @@ export const LEXICONS: readonly Lexicon[] = [
     nouns: 'instruksi|perintah|aturan|petunjuk|arahan|pedoman|prompt|batasan',
     redefine: [
       'sekarang_kamu_adalah|sekarang_anda_adalah|mulai_sekarang,_kamu|mulai_sekarang,_anda|kamu_sekarang_adalah|anda_sekarang_adalah|kamu_bukan_lagi',
-      'berpura-puralah|berpura-pura_menjadi|berpura-pura_bahwa|bertindaklah_seolah|bertindaklah_sebagai_ai_tanpa|bertindak_seolah-olah',
+      'berpura-pura*lah|berpura-pura_menjadi|berpura-pura_bahwa|bertindaklah_seolah|bertindaklah_sebagai_ai_tanpa|bertindak_seolah-olah',
     ],
     revealVerbs: 'tunjukkan|tampilkan|ungkapkan|cetak|ulangi|beritahu_saya|beri_tahu_saya|sebutkan|bagikan|bocorkan',
     promptObjects: 'prompt_sistem|pesan_sistem|instruksi_sistem|instruksi_tersembunyi|instruksi_awal|instruksi_asli|system_prompt',

@@ -63,6 +63,7 @@ export function compileEntry(entry: string, cjk = false): string {
   let out = cjk ? '' : START;
   let first = true;
   for (const slot of entry.split(' ')) {
+    if (slot === '+') continue;
     if (slot === '…') {
       out += cjk ? CJK_GAP : WORD_GAP;
       continue;
@@ -112,6 +113,14 @@ function revealPattern(lex: Lexicon): RegExp {
     : `${start}${verb}${gap}${sep}${object}`);
 }
 
+/**
+ * A cheap first test for the override rule: one of its verbs, in any language, anywhere (no word
+ * boundaries, so squeezed text passes too). Most texts fail it and skip the seventeen patterns.
+ */
+const OVERRIDE_VERBS = new RegExp(
+  [...LEXICONS.map((l) => l.verbs.split('|').map((v) => compileAlternative(v.replace(/\*$/, ''), true)).join('|')), 'oublie', 'ignore'].join('|'),
+);
+
 const OTHER = LEXICONS.filter((l) => l.lang !== 'en' && l.lang !== 'fr');
 const NAMES = LEXICONS.map((l) => l.lang).join(', ');
 
@@ -138,6 +147,7 @@ const INJECTION: PatternRule[] = [
     id: 'injection.override',
     kind: 'phrase',
     description: `Asks the model to drop earlier or system instructions (${NAMES})`,
+    needs: OVERRIDE_VERBS,
     patterns: [
       ...LEXICONS.flatMap(overridePatterns),
       /\b(?:ignore|disregard|forget) (?:all|everything)(?: of)?(?: the| your| my)? (?:instructions?|prompts?|directives?|guidelines|you (?:were|have been) told)\b/gi,
@@ -201,8 +211,8 @@ const INJECTION: PatternRule[] = [
       /<\|START_OF_TURN_TOKEN\|>\s*<\|(?:SYSTEM|USER|CHATBOT)_TOKEN\|>\s*(?![{<[…]|\.\.\.)\S/gi,
       // Llama 2 and Mistral: three words or more inside a pair, or a block opened at the start of a line.
       /\[(INST|SYSTEM_PROMPT)\][ \t]*(?:\r?\n\s*)?(?:[^\s[\]]+\s+){2,}[^\n]*?\[\/\1\]/gi,
-      /<<SYS>>\s*(?:[^\s<>]+\s+){2,}[^\n]*?(?:<<\/SYS>>|$)/g,
-      /^[ \t]*(?:\[INST\]|\[SYSTEM_PROMPT\]|<<SYS>>)[ \t]*(?![{<[…]|\.\.\.)\S/gim,
+      /<{2}SYS>{2}\s*(?:[^\s<>]+\s+){2,}[^\n]*?(?:<<\/SYS>>|$)/g,
+      /^[ \t]*(?:\[INST\]|\[SYSTEM_PROMPT\]|<{2}SYS>{2})[ \t]*(?![{<[…]|\.\.\.)\S/gim,
       /\[(?:AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS)\]\s*[[{]/g,
       // Legacy Human / Assistant turns (a blank line, then the role).
       /(?:^|\n[ \t]*\n)[ \t]*Human[ \t]*:[ \t]*\S/g,
@@ -272,7 +282,7 @@ const INSTRUCTION: PatternRule[] = [
     description: 'Raw tool-call JSON payloads in any key order (tool_calls, function_call, tool_use blocks, objects with a tool name and its arguments)',
     patterns: [
       /["'](?:tool_calls|function_call|functionCall|tool_use_id|tool_call_id|toolUse|toolCall)["']\s*:/g,
-      /["']type["']\s*:\s*["'](?:tool_use|tool_call|function_call|tool_result|function)["']/g,
+      /["']type["']\s*:\s*["'](?:tool_use|tool_call|function_call|tool_result)["']/g,
       new RegExp(`${NAME_KEY}${SAME_OBJECT}${ARGS_KEY}`, 'g'),
       new RegExp(`${ARGS_KEY}(?:[^{}]|\\{[^{}]{0,400}\\}){0,400}?${NAME_KEY}`, 'g'),
     ],
