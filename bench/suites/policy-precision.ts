@@ -68,6 +68,7 @@ export function precisionSuite(root = fileURLToPath(new URL('../../../node_modul
   let refused = 0;
   let quarantined = 0;
   let shown = 0;
+  let slowest = { path: '', ms: 0 };
   const flaggedFiles = new Set<string>();
   const started = process.hrtime.bigint();
   for (const path of files) {
@@ -94,7 +95,9 @@ export function precisionSuite(root = fileURLToPath(new URL('../../../node_modul
         }
       }
     }
-    perFile.push(Number(process.hrtime.bigint() - fileStart) / 1e6);
+    const ms = Number(process.hrtime.bigint() - fileStart) / 1e6;
+    perFile.push(ms);
+    if (ms > slowest.ms) slowest = { path, ms };
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const rows: Row[] = [...rules.entries()]
@@ -111,7 +114,8 @@ export function precisionSuite(root = fileURLToPath(new URL('../../../node_modul
     'MB': Math.round(bytes / 1e5) / 10,
     'seconds': Math.round(seconds * 10) / 10,
     'median ms/file': Math.round(quantile(perFile, 0.5) * 1000) / 1000,
-    'max ms/file': Math.round(Math.max(0, ...perFile)),
+    'max ms/file': Math.round(slowest.ms),
+    'slowest file': relative(root, slowest.path),
   });
   return rows;
 }

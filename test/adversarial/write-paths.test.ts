@@ -5,11 +5,10 @@
  * For each path × field × payload: a secret is refused (a write that keeps nothing of the field,
  * such as the name of the file `put --file` reads, may also succeed), and afterwards no
  * 12-character piece of it is in the database, -wal or -shm bytes, nor in any stdout or stderr of
- * the commands run; an
- * injection is refused or held (quarantined and not injectable) and never comes back from recall;
- * where the field belongs to no item (workspace, reason, actor), an injection is refused or not
- * stored at all. Recorded queries (recall, search) are not refused: the secret must still be absent
- * from the files and the outputs.
+ * the commands run. An injection is refused or held (quarantined and not injectable) and never
+ * comes back from recall; where the field belongs to no item (workspace, reason, actor), an
+ * injection is refused or not stored at all. Recorded queries (recall, search) are not refused:
+ * the secret must still be absent from the files and the outputs.
  *
  * Payloads are built at run time from pieces and seeded random characters: no source file holds a
  * secret or an injection phrase.
