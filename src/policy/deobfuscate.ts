@@ -30,8 +30,10 @@ const SPACED_SHORT = /(?<![\p{L}\p{N}])[\p{L}013457@$](?:[ .\-_*·•|/][\p{L}01
 /** A word split by Markdown emphasis or strike-through markers: `ig**nore**`, `pre~~vious~~`. */
 const EMPHASIS_SPLIT = /\p{L}(?:\*{1,3}|~~)\p{L}|\p{L}(?:\*{1,3}|~~)\s|\s(?:\*{1,3}|~~)\p{L}/u;
 const EMPHASIS = /\*{1,3}|~~/g;
-/** A word that mixes letters with the digits and symbols of leetspeak (not a hash, version or unit). */
-const LEET_WORD = /(?<![\p{L}\p{N}])(?=[\p{L}013457@$]*\p{L})(?=[\p{L}013457@$]*[013457@$])[\p{L}013457@$]{2,24}(?![\p{L}\p{N}])/gu;
+/** A Latin word that mixes letters with the digits and symbols of leetspeak (not a hash, version or unit). */
+const LEET_WORD = /(?<![\p{L}\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{2,24}(?![\p{L}\p{N}])/gu;
+/** The cue for a leetspeak view: one such word of three characters or more (`v4` alone is a version). */
+const LEET_CUE = /(?<![\p{L}\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{3,24}(?![\p{L}\p{N}])/u;
 const LEET: Readonly<Record<string, string>> = Object.freeze({
   '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's',
 });
@@ -77,8 +79,7 @@ export function deobfuscatedViews(raw: string): DeobfuscatedView[] {
     if (joined !== text) steps.push('spaced letters');
     text = joined;
   }
-  LEET_WORD.lastIndex = 0;
-  if (LEET_WORD.test(text)) {
+  if (LEET_CUE.test(text)) {
     const label = `${[...steps, 'leetspeak'].join(', ')}: `;
     const withI = text.replace(LEET_WORD, (w) => unleet(w, 'i'));
     const withL = text.replace(LEET_WORD, (w) => unleet(w, 'l'));
