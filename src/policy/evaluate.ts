@@ -5,6 +5,7 @@
  * logged or stored in an event without repeating what it refused. Pure; no I/O.
  */
 import { DECODE_BUDGET, derivesFrom, spanIn, tokenViews, type View, WHOLE_FILE_DECODE_BUDGET } from './decode.js';
+import { deobfuscatedViews, hiddenView } from './deobfuscate.js';
 import { hiddenCharacterMatch } from './hidden-characters.js';
 import { firstRuleMatch, ruleMatches } from './match.js';
 import { foldPhrases, normalise } from './normalize.js';
@@ -85,8 +86,19 @@ function subjectText(subject: PolicySubject): string {
 }
 
 function viewsOf(text: string, budget: number): { token: View[]; phrase: View[] } {
-  const token = tokenViews(normalise(text), { chars: budget });
-  const phrase = token.map((v) => ({ text: foldPhrases(v.text), label: v.label }));
+  const base = normalise(text);
+  const token = tokenViews(base, { chars: budget });
+  // Obfuscations undone (tag characters, bidi, entities, spaced letters, leetspeak, emphasis,
+  // reversal) and the hidden places of the text: see deobfuscate.ts.
+  const extra = deobfuscatedViews(text);
+  for (const v of extra) if (v.token) token.push({ text: normalise(v.text), label: v.label });
+  // Phrase views are lower case: the compiled lexicon patterns have no `i` flag.
+  const phrase = token.map((v) => ({ text: foldPhrases(v.text).toLowerCase(), label: v.label }));
+  for (const v of extra) {
+    if (!v.token) phrase.push({ text: foldPhrases(normalise(v.text)).toLowerCase(), label: v.label });
+  }
+  const hidden = hiddenView(base);
+  if (hidden !== undefined) phrase.push({ text: foldPhrases(hidden).toLowerCase(), label: 'hidden: ' });
   return { token, phrase };
 }
 

@@ -1,0 +1,168 @@
+/**
+ * Extra views of a text that undo the obfuscations used to slip an instruction past phrase rules:
+ * Unicode tag characters (invisible ASCII), bidi overrides (text stored reversed), HTML entities and
+ * numeric character references, letters spaced or dotted apart, leetspeak digits and symbols, and
+ * Markdown emphasis that splits a word. Also the hidden places of a document (HTML comments, hidden
+ * elements, code comments, front matter, link titles, alt text, `<details>`), gathered into one view
+ * so that rules can ask more of a text nobody sees rendered.
+ *
+ * Each view is made only when its cue is present, so an ordinary note costs a few cheap tests and
+ * no extra view. Pure functions, no I/O.
+ */
+import { decodeHTML } from 'entities';
+
+/** Marks the start of the hidden-places view: rules for hidden text test for it with `needs`. */
+export const HIDDEN_MARK = '\uE000';
+
+/** At most this many characters of any one view (the content limit is 2,000). */
+const MAX_VIEW = 8000;
+
+const TAG_CHARS = /[\u{E0000}-\u{E007F}]/u;
+const TAG_RUN = /[\u{E0020}-\u{E007E}]+/gu;
+const BIDI_OVERRIDE = /[\u202E\u2067]/;
+/** A right-to-left override or isolate and what it governs, up to its terminator or the line end. */
+const BIDI_RUN = /[\u202E\u2067]([^\u202C\u2069\n]*)[\u202C\u2069]?/g;
+const ENTITY = /&(?:#\d{2,7}|#x[0-9a-f]{2,6}|[a-z][a-z0-9]{1,31});/i;
+/** Four or more single letters (or leet symbols) kept apart by one separator each: `i g n o r e`, `i.g.n.o.r.e`. */
+const SPACED_RUN = /(?<![\p{L}\p{N}])[\p{L}013457@$](?:[ .\-_*·•|/][\p{L}013457@$](?![\p{L}\p{N}])){3,}/gu;
+/** Once the text shows a run of four, shorter runs (`y o u`, `a-n`) are joined too. */
+const SPACED_SHORT = /(?<![\p{L}\p{N}])[\p{L}013457@$](?:[ .\-_*·•|/][\p{L}013457@$](?![\p{L}\p{N}]))+/gu;
+/** A word split by Markdown emphasis or strike-through markers: `ig**nore**`, `pre~~vious~~`. */
+const EMPHASIS_SPLIT = /\p{L}(?:\*{1,3}|~~)\p{L}|\p{L}(?:\*{1,3}|~~)\s|\s(?:\*{1,3}|~~)\p{L}/u;
+const EMPHASIS = /\*{1,3}|~~/g;
+/** A Latin word that mixes letters with the digits and symbols of leetspeak (not a hash, version or unit). */
+const LEET_WORD = /(?<![\p{L}\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{2,24}(?![\p{L}\p{N}])/gu;
+/** The cue for a leetspeak view: one such word of three characters or more (`v4` alone is a version). */
+const LEET_CUE = /(?<![\p{L}\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{3,24}(?![\p{L}\p{N}])/u;
+const LEET: Readonly<Record<string, string>> = Object.freeze({
+  '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's',
+});
+/** Reversed spellings of words that injections use; a reversed view is made only when one appears. */
+const REVERSED_CUE = /snoitcurtsni|suoiverp|tpmorp metsys|erongi|dragersid|tegrof|tnatsissa|woN era uoy/i;
+
+/** A deobfuscated view; `token` views are also read by the token rules (markers, secrets). */
+export interface DeobfuscatedView {
+  text: string;
+  label: string;
+  token: boolean;
+}
+
+/**
+ * Deobfuscated versions of `raw` (the text as written, before normalisation), each labelled for
+ * excerpts. Empty when the text shows no sign of obfuscation; at most six views.
+ */
+export function deobfuscatedViews(raw: string): DeobfuscatedView[] {
+  const views: DeobfuscatedView[] = [];
+  const add = (text: string, label: string, token: boolean) => {
+    views.push({ text: text.slice(0, MAX_VIEW), label, token });
+  };
+  if (TAG_CHARS.test(raw)) {
+    const smuggled = [...raw.matchAll(TAG_RUN)].map((m) => decodeTags(m[0])).join(' ');
+    if (smuggled.trim() !== '') add(smuggled, 'tag characters: ', true);
+  }
+  if (BIDI_OVERRIDE.test(raw)) add(raw.replace(BIDI_RUN, (_, run: string) => [...run].reverse().join('')), 'as displayed (bidi): ', true);
+  let text = raw;
+  const steps: string[] = [];
+  if (ENTITY.test(text)) {
+    text = decodeHTML(text);
+    add(text, 'entities: ', true);
+    steps.push('entities');
+  }
+  const before = text;
+  if (EMPHASIS_SPLIT.test(text)) {
+    text = text.replace(EMPHASIS, '');
+    steps.push('emphasis');
+  }
+  SPACED_RUN.lastIndex = 0;
+  if (SPACED_RUN.test(text)) {
+    const joined = joinSpacedLetters(text);
+    if (joined !== text) steps.push('spaced letters');
+    text = joined;
+  }
+  if (LEET_CUE.test(text)) {
+    const label = `${[...steps, 'leetspeak'].join(', ')}: `;
+    const withI = text.replace(LEET_WORD, (w) => unleet(w, 'i'));
+    const withL = text.replace(LEET_WORD, (w) => unleet(w, 'l'));
+    add(withI, label, false);
+    if (withL !== withI) add(withL, label, false);
+  } else if (text !== before) {
+    add(text, `${steps.join(', ')}: `, false);
+  }
+  if (REVERSED_CUE.test(raw)) add([...raw.slice(0, MAX_VIEW)].reverse().join(''), 'reversed: ', false);
+  return views;
+}
+
+function decodeTags(run: string): string {
+  let out = '';
+  for (const ch of run) out += String.fromCharCode((ch.codePointAt(0) ?? 0xe0020) - 0xe0000);
+  return out;
+}
+
+/**
+ * Runs of separated single letters joined into words. A wider gap (two spaces, a slash, a line
+ * break) between runs stays a word break; a run with no such gap becomes one long word, which the
+ * squeezed patterns of the injection rules read.
+ */
+export function joinSpacedLetters(text: string): string {
+  SPACED_SHORT.lastIndex = 0;
+  return text.replace(SPACED_SHORT, (run) => {
+    const letters = run.replace(/[ .\-_*·•|/]/g, '');
+    return /\p{L}.*\p{L}/u.test(letters) ? letters : run;
+  }).replace(/(?<=[\p{L}\p{N}][.,;:!?]?)(?: {2,}| ?[/|•·] ?)(?=[\p{L}\p{N}])/gu, ' ');
+}
+
+function unleet(word: string, one: 'i' | 'l'): string {
+  let out = '';
+  for (const ch of word) out += ch === '1' ? one : (LEET[ch] ?? ch);
+  return out;
+}
+
+/**
+ * An element hidden by attribute or style: `hidden`, `aria-hidden`, display:none, visibility:hidden,
+ * zero font size or opacity, white or transparent text (white on white), off-screen positioning.
+ */
+const HIDDEN_ELEMENT = /<([a-z][a-z0-9]*)\b[^>]*?(?:\bhidden\b|aria-hidden\s*=\s*["']?true|display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0*)?(?:px|pt|em|rem|%)?\s*[;"']|opacity\s*:\s*0(?:\.0*)?\s*[;"']|(?<![-\w])color\s*:\s*(?:#fff(?:fff)?\b|white\b|transparent\b|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:left|top|text-indent)\s*:\s*-\d{3,})[^>]*>([\s\S]*?)(?:<\/\1\s*>|$)/gi;
+
+const HIDDEN_PLACES: readonly RegExp[] = [
+  // HTML comments (unterminated ones run to the end).
+  /<!--([\s\S]*?)(?:-->|$)/g,
+  HIDDEN_ELEMENT,
+  /<details\b[^>]*>([\s\S]*?)(?:<\/details\s*>|$)/gi,
+  // Code comments: line comments (//, #, --, ;) and block comments.
+  /(?:^|[\s;{}()])(?:\/\/|#|--(?=\s))([^\n]*)/gm,
+  /\/\*([\s\S]*?)(?:\*\/|$)/g,
+  // Front matter (YAML or TOML) at the start of the text.
+  /^\uFEFF?(?:---|\+\+\+)[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|$)/g,
+  // Markdown link and image titles, reference definitions, image alt text.
+  /\]\(\s*<?[^\s)>]*>?\s+(?:"([^"]*)"|'([^']*)'|\(([^)]*)\))\s*\)/g,
+  /^\s*\[[^\]\n]+\]:\s*\S+\s+(?:"([^"\n]*)"|'([^'\n]*)'|\(([^)\n]*)\))/gm,
+  /!\[([^\]]*)\]/g,
+  // HTML alt, title, aria-label and data attributes.
+  /\b(?:alt|title|aria-label|aria-description|data-[\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi,
+];
+/** Characters without which none of the hidden places can occur. */
+const HIDDEN_CUE = /<!--|<[a-z][^>]*(?:hidden|display|font-size|opacity|color|left|top|text-indent)|<details|\/\/|#|--\s|\/\*|^\uFEFF?(?:---|\+\+\+)|\]\(|!\[|^\s*\[[^\]\n]+\]:|\b(?:alt|title|aria-[a-z]+|data-[\w-]+)\s*=/im;
+
+/**
+ * The text of every hidden place of `text` (normalised), each region on its own line, the whole
+ * view starting with {@link HIDDEN_MARK}. `undefined` when the text has no hidden place.
+ */
+export function hiddenView(text: string): string | undefined {
+  if (!HIDDEN_CUE.test(text)) return undefined;
+  const regions: string[] = [];
+  let size = 0;
+  for (const place of HIDDEN_PLACES) {
+    place.lastIndex = 0;
+    for (const m of text.matchAll(place)) {
+      // The hidden-element pattern captures the tag name first: its body is the last group.
+      const groups = place === HIDDEN_ELEMENT ? m.slice(2) : m.slice(1);
+      const region = groups.filter((g) => g !== undefined).join(' ').trim();
+      if (region.length < 8) continue;
+      regions.push(region);
+      size += region.length;
+      if (size > MAX_VIEW) break;
+    }
+    if (size > MAX_VIEW) break;
+  }
+  return regions.length > 0 ? `${HIDDEN_MARK}${regions.join(`\n${HIDDEN_MARK}`)}`.slice(0, MAX_VIEW) : undefined;
+}
