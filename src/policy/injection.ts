@@ -279,19 +279,21 @@ const INSTRUCTION: PatternRule[] = [
   {
     id: 'instruction.tool-call-json',
     kind: 'token',
-    description: 'Raw tool-call JSON payloads in any key order (tool_calls, function_call, tool_use blocks, objects with a tool name and its arguments)',
+    description: 'Raw tool-call JSON payloads in any key order (tool_calls, function_call, tool_use blocks, objects with a tool name and its arguments) standing on their own line, not quoted in a sentence',
     patterns: [
       /["'](?:tool_calls|function_call|functionCall|tool_use_id|tool_call_id|toolUse|toolCall)["']\s*:/g,
       /["']type["']\s*:\s*["'](?:tool_use|tool_call|function_call|tool_result)["']/g,
       new RegExp(`${NAME_KEY}${SAME_OBJECT}${ARGS_KEY}`, 'g'),
       new RegExp(`${ARGS_KEY}(?:[^{}]|\\{[^{}]{0,400}\\}){0,400}?${NAME_KEY}`, 'g'),
     ],
+    accept: standsAlone,
   },
   {
     id: 'instruction.chat-role-json',
     kind: 'token',
-    description: 'Chat messages as JSON whose role is system, developer, assistant or tool',
+    description: 'Chat messages as JSON whose role is system, developer, assistant or tool, standing on their own line',
     patterns: [/["']role["']\s*:\s*["'](?:system|developer|assistant|tool|model)["']/g],
+    accept: standsAlone,
   },
   {
     id: 'instruction.execute-directive',
@@ -358,6 +360,19 @@ const SELF_INSTRUCTION: PatternRule[] = [
 
 /** Rejected: an instruction to the model (override, redefinition, markers, hidden orders). */
 export const INJECTION_RULES: readonly PatternRule[] = INJECTION;
+/**
+ * A JSON payload counts when it stands on its own: the object holding the match opens its line
+ * (after indentation, list markers or other brackets). JSON quoted inside a sentence is a note
+ * about a format, and the phrase rules still read what it says.
+ */
+function standsAlone(m: RegExpExecArray): boolean {
+  const before = m.input.slice(Math.max(0, m.index - 600), m.index);
+  const open = before.lastIndexOf('{');
+  if (open < 0) return true;
+  const lineStart = before.lastIndexOf('\n', open) + 1;
+  return /^[\s\-*>,[{(]*$/.test(before.slice(lineStart, open));
+}
+
 /** Rejected: tool-call payloads, run-now and exfiltration orders. */
 export const INSTRUCTION_RULES: readonly PatternRule[] = INSTRUCTION;
 /** Quarantined: standing orders to the assistant about its own behaviour. */

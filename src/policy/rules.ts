@@ -69,10 +69,7 @@ export function ibanValid(iban: string): boolean {
   return remainder === 1;
 }
 
-const RESERVED_EMAIL_DOMAIN = /(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid|localhost|local)$/i;
-
-
-
+const RESERVED_EMAIL_DOMAIN = /(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid|localhost|local|internal|home\.arpa|lan|corp)$/i;
 
 const PHONE_DIGITS = (m: RegExpExecArray) => {
   const digits = m[0].replace(/\D/g, '').length;
