@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
  * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes;
- * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, precision, store, ingest,
+ * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, corpus, precision, store, ingest,
  * scifact, locomo, mcp).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,10 @@ import { ingestSuite } from './suites/ingest.js';
 import { mcpSuite } from './suites/mcp.js';
 import { policySuite } from './suites/policy.js';
 import { precisionSuite } from './suites/policy-precision.js';
+import { corpusRows } from './suites/policy-corpus.js';
+import { benignCases } from '../test/adversarial/benign.js';
+import { injectionCases } from '../test/adversarial/injections.js';
+import { secretCases } from '../test/adversarial/secrets.js';
 import { locomoSuite, scifactSuite } from './suites/quality.js';
 import { storeSuite } from './suites/store.js';
 
@@ -46,6 +50,7 @@ const suites: Record<string, () => Row[] | Promise<Row[]>> = {
   startup: () => startupSuite(),
   policy: () => policySuite(),
   precision: () => precisionSuite(),
+  corpus: () => corpusRows(secretCases(), injectionCases(), benignCases()),
   store: () => storeSuite(sizes),
   ingest: () => ingestSuite(),
   scifact: () => scifactSuite(),

@@ -361,16 +361,25 @@ const SELF_INSTRUCTION: PatternRule[] = [
 /** Rejected: an instruction to the model (override, redefinition, markers, hidden orders). */
 export const INJECTION_RULES: readonly PatternRule[] = INJECTION;
 /**
- * A JSON payload counts when it stands on its own: the object holding the match opens its line
- * (after indentation, list markers or other brackets). JSON quoted inside a sentence is a note
- * about a format, and the phrase rules still read what it says.
+ * A JSON payload counts when it stands on its own: the outermost object or array holding the
+ * match opens its line (after indentation, list markers or other brackets). JSON quoted inside a
+ * sentence is a note about a format, and the phrase rules still read what it says.
  */
 function standsAlone(m: RegExpExecArray): boolean {
-  const before = m.input.slice(Math.max(0, m.index - 600), m.index);
-  const open = before.lastIndexOf('{');
+  const text = m.input;
+  let depth = 0;
+  let open = -1;
+  for (let i = m.index - 1; i >= Math.max(0, m.index - 2000); i--) {
+    const c = text[i];
+    if (c === '}' || c === ']') depth++;
+    else if (c === '{' || c === '[') {
+      if (depth === 0) open = i;
+      else depth--;
+    }
+  }
   if (open < 0) return true;
-  const lineStart = before.lastIndexOf('\n', open) + 1;
-  return /^[\s\-*>,[{(]*$/.test(before.slice(lineStart, open));
+  const lineStart = text.lastIndexOf('\n', open) + 1;
+  return /^[\s\-*>,[{(]*$/.test(text.slice(lineStart, open));
 }
 
 /** Rejected: tool-call payloads, run-now and exfiltration orders. */

@@ -40,8 +40,11 @@ const MORE_CONFUSABLES: Readonly<Record<string, string>> = Object.freeze(
   ),
 );
 const MORE_CONFUSABLE = new RegExp(`[${Object.keys(MORE_CONFUSABLES).join('')}]`, 'g');
-/** A word (letters, digits, token punctuation) with at least one ASCII letter, digit or sign in it. */
-const MIXED_WORD = /[\p{L}\p{N}_+/=.:@#-]*[\x21-\x7e][\p{L}\p{N}_+/=.:@#-]*/gu;
+/**
+ * A word (letters, digits, token punctuation) with at least one ASCII letter or digit in it: a comma
+ * next to a Russian word does not make it mixed.
+ */
+const MIXED_WORD = /[\p{L}\p{N}_+/=.:@#-]*[A-Za-z0-9][\p{L}\p{N}_+/=.:@#-]*/gu;
 
 const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'gu');
 /** Format characters (zero-width space/joiners, bidi controls, BOM, soft hyphen) and variation selectors. */
@@ -53,13 +56,14 @@ const MAX_DECODED = 16;
 
 /** NFKC, invisible characters removed, look-alike letters folded to Latin. */
 export function normalise(text: string): string {
-  const folded = text
-    .normalize('NFKC')
-    .replace(INVISIBLE, '')
-    .replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c] ?? c);
+  let clean = text.normalize('NFKC').replace(INVISIBLE, '');
+  // Which words are mixed is decided on the text as written: folding the common table first would
+  // make every Russian or Greek word look mixed and fold it past recognition.
   MORE_CONFUSABLE.lastIndex = 0;
-  if (!MORE_CONFUSABLE.test(folded)) return folded;
-  return folded.replace(MIXED_WORD, (word) => word.replace(MORE_CONFUSABLE, (c) => MORE_CONFUSABLES[c] ?? c));
+  if (MORE_CONFUSABLE.test(clean)) {
+    clean = clean.replace(MIXED_WORD, (word) => word.replace(MORE_CONFUSABLE, (c) => MORE_CONFUSABLES[c] ?? c));
+  }
+  return clean.replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c] ?? c);
 }
 
 /**
