@@ -40,11 +40,20 @@ const MORE_CONFUSABLES: Readonly<Record<string, string>> = Object.freeze(
   ),
 );
 const MORE_CONFUSABLE = new RegExp(`[${Object.keys(MORE_CONFUSABLES).join('')}]`, 'g');
+/** A word: letters, digits and the punctuation of tokens. */
+const WORD = /[\p{L}\p{N}_+/=.:@#-]+/gu;
+/** Scripts nobody writes a Latin-context word in: Cherokee, Lisu, small capitals and IPA, Coptic. */
+const SPOOF_SCRIPT = /[\u13A0-\u13FF\uA4D0-\uA4FF\u1D00-\u1D7F\u0250-\u02AF\u2C80-\u2CFF\uA720-\uA7FF\uAB30-\uABBF]/u;
+
 /**
- * A word (letters, digits, token punctuation) with at least one ASCII letter or digit in it: a comma
- * next to a Russian word does not make it mixed.
+ * A word that mixes scripts: an ASCII letter or digit, a letter of a spoofing script, or Cyrillic
+ * with Greek or Armenian. A Russian or Greek word (and the comma after it) is not mixed.
  */
-const MIXED_WORD = /[\p{L}\p{N}_+/=.:@#-]*[A-Za-z0-9][\p{L}\p{N}_+/=.:@#-]*/gu;
+function mixed(word: string): boolean {
+  if (/[A-Za-z0-9]/.test(word) || SPOOF_SCRIPT.test(word)) return true;
+  const cyrillic = /[\u0400-\u04FF]/.test(word);
+  return cyrillic && /[\u0370-\u03FF\u0530-\u058F]/.test(word);
+}
 
 const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'gu');
 /** Format characters (zero-width space/joiners, bidi controls, BOM, soft hyphen) and variation selectors. */
@@ -61,7 +70,8 @@ export function normalise(text: string): string {
   // make every Russian or Greek word look mixed and fold it past recognition.
   MORE_CONFUSABLE.lastIndex = 0;
   if (MORE_CONFUSABLE.test(clean)) {
-    clean = clean.replace(MIXED_WORD, (word) => word.replace(MORE_CONFUSABLE, (c) => MORE_CONFUSABLES[c] ?? c));
+    const fold = (word: string) => word.replace(MORE_CONFUSABLE, (c) => MORE_CONFUSABLES[c] ?? c);
+    clean = clean.replace(WORD, (word) => (mixed(word) ? fold(word) : word));
   }
   return clean.replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c] ?? c);
 }
