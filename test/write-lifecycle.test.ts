@@ -109,7 +109,7 @@ test('CLI: a possible contradiction is reported on write and listed side by side
 test('near-duplicates: never a quarantined item, never without the full-text index', async (t) => {
   const engram = await openEngram({ path: ':memory:' });
   t.after(() => engram.close());
-  const held = await engram.put({ content: hostile('self-instruction', /^self-instruction 1$/) });
+  const held = await engram.put({ content: hostile('self-instruction', /^self-instruction 3$/) });
   assert.equal(held.item.quarantined, true);
   const write = await engram.put({ content: `${held.item.content} Today.`, merge_similar: true });
   assert.equal(write.action, 'created');
