@@ -57,12 +57,14 @@ function characterClasses(value: string): number {
  * generated rather than like a word, an identifier, a reference or a placeholder.
  */
 export function looksLikeCredential(raw: string, minLength = 8): boolean {
-  const value = raw.replace(/[.,;:!?)\]}]+$/, '');
+  const value = raw.replace(/[.,;:!?)\]}*_~]+$/, ''); // trailing punctuation and Markdown emphasis
   if (value.length < minLength || value.length > 512 || isDocumentationValue(value)) return false;
   // References and code: variables, interpolation, calls, paths, URLs, member access.
   if (/^[$%<{(/~&?=:;,|@#.\\[]|\$\{|\$\(|:\/\/|[()[\]{}]/.test(value)) return false;
   // Comment delimiters: a line-joined view running a comment's last word into the code after it.
   if (/\*\/|\/\*|\/\/|-->/.test(value)) return false;
+  // Type syntax (`Exclude<T, U>`) and camelCase identifiers (`pemEncodedPrivateKey`) are code.
+  if (/[<>]/.test(value) || /^[a-z]+(?:[A-Z][a-z]{2,}|\d)*(?:[A-Z][a-z]{2,})+$/.test(value)) return false;
   if (/^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(value)) return false; // config.db.password
   if (/^[A-Za-z_][A-Za-z_.-]{2,}=/.test(value)) return false; // password=… (a key, then its own value)
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return false; // DB_PASSWORD (a variable name)
