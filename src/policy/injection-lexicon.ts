@@ -6,8 +6,9 @@
  *
  * Notation, read by `compileEntry`: `|` separates alternatives, `_` stands for a space inside one
  * (so that this file never holds a phrase the rules would match), `*` lets any letters follow (a
- * stem), `,` may be left out, a slot `+` only keeps two slots apart in this file, a slot `…` is
- * a gap of up to three words (a few characters in Chinese and Japanese), and a slot ending in `?`
+ * stem), `,` may be left out, `§` is dropped (it keeps a one-word entry from matching itself
+ * here), a slot `+` only keeps two slots apart in this file, a slot `…` is a gap of up to three
+ * words (a few characters in Chinese and Japanese), and a slot ending in `?`
  * is optional. Entries are written in the language's
  * own script; diacritics, look-alike letters and case are folded the same way as the text.
  */
@@ -219,7 +220,7 @@ export const LEXICONS: readonly Lexicon[] = [
     nouns: 'instruksi|perintah|aturan|petunjuk|arahan|pedoman|prompt|batasan',
     redefine: [
       'sekarang_kamu_adalah|sekarang_anda_adalah|mulai_sekarang,_kamu|mulai_sekarang,_anda|kamu_sekarang_adalah|anda_sekarang_adalah|kamu_bukan_lagi',
-      'berpura-pura*lah|berpura-pura_menjadi|berpura-pura_bahwa|bertindaklah_seolah|bertindaklah_sebagai_ai_tanpa|bertindak_seolah-olah',
+      'berpura-pura§lah|berpura-pura_menjadi|berpura-pura_bahwa|bertindaklah_seolah|bertindaklah_sebagai_ai_tanpa|bertindak_seolah-olah',
     ],
     revealVerbs: 'tunjukkan|tampilkan|ungkapkan|cetak|ulangi|beritahu_saya|beri_tahu_saya|sebutkan|bagikan|bocorkan',
     promptObjects: 'prompt_sistem|pesan_sistem|instruksi_sistem|instruksi_tersembunyi|instruksi_awal|instruksi_asli|system_prompt',

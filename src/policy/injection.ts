@@ -34,9 +34,13 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** One alternative of a slot: `_` is a space, `*` a stem, `,` optional. Lower case, like the phrase views. */
+/**
+ * One alternative of a slot: `_` is a space, `*` a stem, `,` optional, `§` nothing (it only keeps a
+ * one-word entry from matching itself in the lexicon file). Lower case, like the phrase views.
+ */
 function compileAlternative(alt: string, cjk: boolean): string {
   return alt
+    .replace(/§/g, '')
     .split('*')
     .map((piece) => escape(fold(piece.replace(/_/g, ' ')).toLowerCase()).replace(/ /g, cjk ? ' ?' : ' ').replace(/,/g, ',?'))
     .join(STEM);
