@@ -84,6 +84,7 @@ import { loadedSegmenter, loadSegmenter } from './search/segment.js';
 import { sha256 } from './util/hash.js';
 import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
+import type { AutoConsolidateOptions } from './context.js';
 
 export type { ImportReport } from './items/import-lines.js';
 export type { CreatedFile } from './store/remove-empty-store.js';
@@ -127,10 +128,7 @@ export interface EngramOptions {
   autoConsolidate?: AutoConsolidateOptions;
 }
 
-export interface AutoConsolidateOptions {
-  threshold: number;
-  intervalMinutes: number;
-}
+export type { AutoConsolidateOptions } from './context.js';
 
 /**
  * The automatic run looks at the newest this many STM items only, so a write never waits on a

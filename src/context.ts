@@ -1,0 +1,32 @@
+/**
+ * What the facade hands every operation: the store, the clock, the actor and the session's
+ * settings. Operations live in their feature folders and take this instead of closing over
+ * `openEngram`'s locals, so each can be read and tested on its own.
+ */
+import type { AdmissionHook } from './items/admission.js';
+import type { Store } from './store/store.js';
+import type { Secrecy } from './types.js';
+import type { Clock } from './util/time.js';
+
+/** Automatic consolidation after writes: at `threshold` live STM items, at most once per interval. */
+export interface AutoConsolidateOptions {
+  threshold: number;
+  intervalMinutes: number;
+}
+
+export interface OperationContext {
+  readonly store: Store;
+  readonly clock: Clock;
+  /** The clock's time as an ISO-8601 string. */
+  now(): string;
+  /** Recorded on every event and revision (`--session`); null when none was given. */
+  readonly actor: string | null;
+  /** False searches with LIKE only, as if FTS5 were missing. */
+  readonly fullText: boolean;
+  /** Output redaction tier for search, recall, show and export. */
+  readonly defaultSecrecy: Secrecy;
+  /** Extra write policy called for every item before it is stored. */
+  readonly admit?: AdmissionHook;
+  /** Off unless given. */
+  readonly autoConsolidate?: AutoConsolidateOptions;
+}
