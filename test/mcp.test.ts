@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { openEngram } from '../src/index.js';
-import { TOOLS } from '../src/mcp/tools.js';
+import { TOOLS } from '../src/mcp/tools/index.js';
 import { SCHEMA_VERSION } from '../src/store/migrations/index.js';
 import { CLI, cli, nodeAsync, policyCorpus, tempDir } from './helpers.js';
 

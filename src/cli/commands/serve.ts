@@ -66,7 +66,7 @@ export function configure(command: Command, run: Runner): void {
 async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<CommandOutput> {
   const engram = await ctx.open({ defer: true, ftsTokenizer: flags.ftsTokenizer, secrecy: flags.secrecy });
   const [{ serveHttp, serveStdio }, { DEFAULT_LIMITS }, { DEFAULT_BUDGET }] = await Promise.all([
-    import('../../mcp/server.js'),
+    import('../../mcp/main.js'),
     import('../../mcp/limiter.js'),
     import('../../engram.js'),
   ]);

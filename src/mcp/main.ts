@@ -1,0 +1,40 @@
+/**
+ * The MCP shell's composition root, what `engram serve` loads lazily: the only entry to the
+ * modules that import the official MCP SDK. It builds the state every connection of one server
+ * shares (the engram store, the metrics and the rate limiter) and hands it to a transport.
+ */
+import { type HttpOptions, runHttp, type RunningHttpServer } from './http.js';
+import { RateLimiter } from './limiter.js';
+import { MetricsCollector } from './metrics.js';
+import type { ServeOptions, ServerState } from './protocol.js';
+import { runStdio } from './stdio.js';
+
+export { DEFAULT_SESSION_LIMITS, type HttpOptions, type RunningHttpServer } from './http.js';
+export type { ServeOptions } from './protocol.js';
+
+function createState(options: ServeOptions): ServerState {
+  return { ...options, limiter: new RateLimiter(options.limits), metrics: new MetricsCollector(), inflight: new Set() };
+}
+
+/**
+ * Serves over stdin/stdout until stdin closes. Nothing but protocol is written to stdout.
+ *
+ * @example
+ * await serveStdio({ engram, limits: DEFAULT_LIMITS, budget: DEFAULT_BUDGET });
+ */
+export async function serveStdio(options: ServeOptions): Promise<void> {
+  await runStdio(createState(options));
+}
+
+/**
+ * Serves Streamable HTTP on `/mcp` until closed. Bound to loopback unless told otherwise; any
+ * other address needs a token.
+ *
+ * @example
+ * const server = await serveHttp(options, { host: '127.0.0.1', port: 0 });
+ * // server.url is http://127.0.0.1:PORT/mcp
+ * await server.close();
+ */
+export async function serveHttp(options: ServeOptions, http: HttpOptions): Promise<RunningHttpServer> {
+  return runHttp(createState(options), http);
+}

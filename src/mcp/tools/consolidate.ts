@@ -1,0 +1,29 @@
+/** `memory_consolidate`: the deterministic run, its plan, or candidates for the model to merge. */
+import { z } from 'zod';
+import { scopeParam, whereTo, workspaceParam } from './params.js';
+import { defineTool, DESTRUCTIVE } from './tool.js';
+
+export const memoryConsolidate = defineTool({
+  name: 'memory_consolidate',
+  title: 'Consolidate memory',
+  description:
+    'run (default): folds short-term items that another item already says in full (duplicates) into one '
+    + 'medium-term item each, losing no text, and promotes qualifying items to long-term, deterministically. dry_run: '
+    + 'the plan only. candidates: related memories for you to merge yourself, each group with a ready prompt; store '
+    + 'your answer with memory_propose, giving "supersedes": [ids it replaces].',
+  input: z.strictObject({
+    mode: z.enum(['run', 'dry_run', 'candidates']).optional(),
+    scope: scopeParam.optional(),
+    workspace: workspaceParam.optional(),
+  }),
+  output: z.looseObject({}),
+  annotations: DESTRUCTIVE,
+  async run(args, context) {
+    const { scope: where } = await whereTo(context, args);
+    const mode = args.mode ?? 'run';
+    if (mode === 'candidates') {
+      return { structured: { mode, ...(await context.engram.consolidationCandidates({ scope: where })) } };
+    }
+    return { structured: { mode, ...(await context.engram.consolidate({ dryRun: mode === 'dry_run', scope: where })) } };
+  },
+});

@@ -1,0 +1,40 @@
+/** `memory_palace_list`: browses live memory as workspace → tier → type → tag. */
+import { z } from 'zod';
+import { EngramError } from '../../errors.js';
+import { palaceInputSchema } from '../../items/schemas.js';
+import { scopeParam, tierParam, whereTo, workspaceParam } from './params.js';
+import { defineTool, READ } from './tool.js';
+
+const op = palaceInputSchema.shape;
+
+export const memoryPalaceList = defineTool({
+  name: 'memory_palace_list',
+  title: 'Browse the memory palace',
+  description:
+    'Browses live memory as a hierarchy: workspace → tier → type → tag. With no tier, counts per tier; with a tier, '
+    + 'counts per type; with a type too, counts per tag; with a tag, the items there.',
+  input: z.strictObject({
+    workspace: workspaceParam.optional(),
+    scope: scopeParam.optional(),
+    tier: tierParam.optional(),
+    type: op.type,
+    tag: op.tag,
+    limit: op.limit,
+  }),
+  output: z.looseObject({ level: z.enum(['tier', 'type', 'tag', 'items']), path: z.looseObject({}) }),
+  annotations: READ,
+  async run(args, context) {
+    const { scope: where } = await whereTo(context, args);
+    if (args.type !== undefined && args.tier === undefined) {
+      throw new EngramError('PARAM_ERROR', 'type needs tier: the palace goes tier → type → tag');
+    }
+    const result = await context.engram.palace({
+      scope: where,
+      tier: args.tier,
+      type: args.type,
+      tag: args.tag,
+      limit: args.limit,
+    });
+    return { structured: { workspace: args.workspace ?? null, ...result } };
+  },
+});

@@ -1,0 +1,58 @@
+/** `memory_recall`: the token-budgeted block, the default way for a model to read memory. */
+import { z } from 'zod';
+import { recallInputSchema } from '../../items/schemas.js';
+import { recallEntry } from './results.js';
+import { scopeParam, tierParam, whereTo, workspaceParam } from './params.js';
+import { defineTool, type ToolContext, WRITE } from './tool.js';
+
+const op = recallInputSchema.shape;
+
+const input = z.strictObject({
+  query: op.query.min(1).describe('what the next step needs to know, in plain words'),
+  budget_tokens: op.budget.describe('token budget of the block (default 1500)'),
+  mode: op.mode.describe('inject: the block (default); catalog: one line per match; hybrid: both'),
+  tier: tierParam.optional(),
+  scope: scopeParam.optional(),
+  workspace: workspaceParam.optional(),
+});
+
+const output = z.looseObject({
+  inject_text: z.string(),
+  query: z.string(),
+  mode: z.string(),
+  format_version: z.literal(1),
+  budget: z.number(),
+  matched: z.number(),
+  tokens_used: z.number(),
+  injected: z.array(recallEntry),
+  catalog: z.array(recallEntry),
+});
+
+/** A recall in the call's workspace or scope, with the server's default budget and secrecy. */
+export async function recallFor(context: ToolContext, args: Partial<z.output<typeof input>> & { query: string }) {
+  const { scope } = await whereTo(context, args);
+  return context.engram.recall({
+    query: args.query,
+    budget: args.budget_tokens ?? context.budget,
+    mode: args.mode ?? 'inject',
+    tier: args.tier,
+    scope,
+    secrecy: context.secrecy,
+  });
+}
+
+export const memoryRecall = defineTool({
+  name: 'memory_recall',
+  title: 'Recall memory for a prompt',
+  description:
+    'The default way to read memory. Returns a token-budgeted block of the stored memories most relevant to the query '
+    + '(decisions, constraints, facts), ready to paste into your context. Call it at the start of a task or before a '
+    + 'decision. Quarantined, contradicted, superseded and expired items are never included.',
+  input,
+  output,
+  annotations: WRITE,
+  async run(args, context) {
+    const result = await recallFor(context, args);
+    return { structured: { ...result }, text: result.inject_text };
+  },
+});
