@@ -59,7 +59,7 @@ export function indexText(item: Indexed, segment?: Segmenter): IndexText {
  * @example
  * const indexer = createIndexer({ loadSegmenter });
  * await indexer.prepare(item);
- * store.transaction(() => store.insertItem(item, indexer.indexText(item)));
+ * indexer.indexText(item); // { segmented: '…' } for the item writer's index entry
  */
 export function createIndexer(options: IndexerOptions): Indexer {
   let segment: Segmenter | undefined;
