@@ -4,6 +4,8 @@
  * `openEngram`'s locals, so each can be read and tested on its own.
  */
 import type { AdmissionHook } from './items/admission.js';
+import type { ItemWriter } from './items/writer.js';
+import type { Indexer } from './search/indexer.js';
 import type { Store } from './store/store.js';
 import type { Secrecy } from './types.js';
 import type { Clock } from './util/time.js';
@@ -16,6 +18,10 @@ export interface AutoConsolidateOptions {
 
 export interface OperationContext {
   readonly store: Store;
+  /** The one write path: every item version with its index entry, revision and event. */
+  readonly writer: ItemWriter;
+  /** What the full-text index and queries need from an item or a text (the segmenter). */
+  readonly indexer: Indexer;
   readonly clock: Clock;
   /** The clock's time as an ISO-8601 string. */
   now(): string;

@@ -9,9 +9,9 @@ import {
   isFtsTokenizerPreset,
 } from './config/fts-tokenizer.js';
 import { EngramError, toEngramError } from './errors.js';
-import { type AdmissionHook, admitWrite, type WriteOperation } from './items/admission.js';
+import { type AdmissionHook, admitWrite } from './items/admission.js';
 import { type IngestProgress, type IngestReport, ingestSources } from './ingest/ingest.js';
-import { commitPull, planPull, pullProposals, type PullResult } from './ingest/pull.js';
+import type { PullResult } from './ingest/pull.js';
 import {
   forgetItem,
   rejectItem,
@@ -20,15 +20,8 @@ import {
   reviewItems,
   verifyItem,
 } from './items/governance.js';
-import { policyDetails, recordWrite } from './items/journal.js';
 import { requireItem as requireStoredItem } from './items/lookup.js';
-import {
-  createItem,
-  exportLine,
-  hasChanges,
-  mergeFields,
-  nextVersion,
-} from './items/build-item.js';
+import { exportLine } from './items/build-item.js';
 import { redactSecrets, requireCleanFields } from './items/field-policy.js';
 import { type ImportReport, importLines } from './items/import-lines.js';
 import { parseInput } from './items/parse-input.js';
@@ -38,19 +31,14 @@ import {
   type IngestInput,
   ingestInputSchema,
   type PullInput,
-  pullInputSchema,
   type ListInput,
-  linkInputSchema,
   listFilterSchema,
-  type ParsedPut,
   type PutInput,
-  putInputSchema,
   type RecallInput,
   recallInputSchema,
   type SuggestInput,
   suggestInputSchema,
   type UpdateInput,
-  updateInputSchema,
   type SearchInput,
   searchInputSchema,
   type PalaceInput,
@@ -61,15 +49,12 @@ import {
 import { evaluatePolicy, type PolicyOptions, type PolicySubject, type PolicyVerdict } from './policy/evaluate.js';
 import { type CleanupPlan, cleanup } from './lifecycle/cleanup.js';
 import {
-  type ConsolidationCandidates,
   type ConsolidationPlan,
   consolidate,
-  foldable,
-  consolidationCandidates,
 } from './lifecycle/consolidate.js';
+import { type ConsolidationCandidates, consolidationCandidates } from './lifecycle/candidates.js';
 import { type Decay, decayOf } from './lifecycle/decay.js';
 import { possibleContradictions } from './lifecycle/contradictions.js';
-import { findSimilar, mergeSimilar, type SimilarItem } from './lifecycle/similar.js';
 import { rankSuggestions, type Suggestion } from './lifecycle/suggest.js';
 import { redactItem } from './policy/redact.js';
 import { ALL_RULES, type PolicyRule } from './policy/rules.js';
@@ -77,12 +62,17 @@ import { type PackedRecall, packRecall, type RecallMode } from './recall/injecti
 import { explainHit, rankHits, type SearchStage, searchCascade } from './search/cascade.js';
 import type { SearchSort } from './search/rank.js';
 import type { CreatedFile } from './store/remove-empty-store.js';
-import type { DeleteCounts, ListFilter, Store, StoreHealth } from './store/store.js';
+import type { ListFilter, Store, StoreHealth } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, Workspace } from './types.js';
-import { indexText, prepareIndexing } from './search/index-text.js';
-import { loadedSegmenter, loadSegmenter } from './search/segment.js';
+import { createIndexer } from './search/indexer.js';
+import { loadSegmenter } from './search/segment.js';
+import { createItemWriter } from './items/writer.js';
+import type { OperationContext } from './context.js';
+import { type DeleteResult, deleteItem } from './put/delete-item.js';
+import { type LinkResult, linkItems } from './put/link-items.js';
+import { propose, pull } from './put/pull.js';
+import { putItem, updateItem, type WriteOptions, type WriteResult } from './put/put.js';
 import { sha256 } from './util/hash.js';
-import { newItemId } from './util/ids.js';
 import { type Clock, systemClock } from './util/time.js';
 import type { AutoConsolidateOptions } from './context.js';
 
@@ -156,36 +146,8 @@ export interface AutoConsolidation {
   merged_into?: string;
 }
 
-export interface PutResult extends AutoConsolidated {
-  /** `created`, `updated`, or `unchanged` when the write would not change the item. */
-  action: 'created' | 'updated' | 'unchanged';
-  /**
-   * How the target was chosen: by `id`, by logical `key`, a `new` item, or the closest near-duplicate
-   * (`similar`, with `merge_similar`).
-   */
-  mode: 'id' | 'key' | 'new' | 'similar';
-  item: MemoryItem;
-  /** The write policy's verdict; `quarantine` means stored, not injectable, expiring unless verified. */
-  policy: PolicyVerdict;
-  /** True when the same content already existed in the scope: that item was reinforced instead. */
-  deduplicated?: true;
-  /**
-   * Items of the scope like a new one (word similarity ≥ 0.6, or the same text with other values),
-   * most similar first, each a near-duplicate, a possible contradiction ("differs in: 5432 → 5433")
-   * or related.
-   */
-  similar?: SimilarItem[];
-}
-
-export interface WriteOptions {
-  /**
-   * A privileged writer (MCP `memory_write` on a server started with `--trust-writes`): the
-   * quarantine rules are skipped, never the reject rules.
-   */
-  privileged?: boolean;
-  /** Judged as a proposal (MCP `memory_write` by default): without provenance, it is quarantined. */
-  asProposal?: boolean;
-}
+/** A write's result (see {@link WriteResult}), with what automatic consolidation did after it. */
+export interface PutResult extends WriteResult, AutoConsolidated {}
 
 export interface ListResult {
   items: MemoryItem[];
@@ -200,13 +162,6 @@ export interface ShowResult {
   links: MemoryLink[];
   /** The forgetting curve now: decay, staleness and the rates behind them. */
   lifecycle: Decay;
-}
-
-export interface DeleteResult {
-  id: string;
-  action: 'archived' | 'unchanged' | 'deleted';
-  /** Rows removed per table, for a hard delete. */
-  removed?: DeleteCounts;
 }
 
 export type { SearchStage } from './search/cascade.js';
@@ -270,7 +225,11 @@ export interface DoctorReport {
 
 export type { PullEntry, PullResult } from './ingest/pull.js';
 export type { CleanupPlan } from './lifecycle/cleanup.js';
-export type { CandidateGroup, ConsolidationCandidates, ConsolidationPlan } from './lifecycle/consolidate.js';
+export type { ConsolidationPlan } from './lifecycle/consolidate.js';
+export type { CandidateGroup, ConsolidationCandidates } from './lifecycle/candidates.js';
+export type { DeleteResult } from './put/delete-item.js';
+export type { LinkResult } from './put/link-items.js';
+export type { WriteOptions, WriteResult } from './put/put.js';
 export type { Decay } from './lifecycle/decay.js';
 export type { SimilarItem } from './lifecycle/similar.js';
 export type { Suggestion } from './lifecycle/suggest.js';
@@ -285,11 +244,6 @@ export interface PalaceResult {
   level: 'tier' | 'type' | 'tag' | 'items';
   counts?: Record<string, number>;
   items?: { id: string; title: string; tier: string; type: string; tags: string[]; updated_at: string }[];
-}
-
-export interface LinkResult {
-  created: boolean;
-  link: MemoryLink;
 }
 
 /** The engram API. Every method validates its input and throws {@link EngramError} on failure. */
@@ -401,8 +355,6 @@ const DEFAULT_REVIEW_HOURS = 24;
 const DEFAULT_SEARCH_K = 10;
 /** Default recall budget in tokens (KOAS); `ENGRAM_BUDGET` and `--budget` override it. */
 export const DEFAULT_BUDGET = 1500;
-/** Weight added to an item each time a duplicate write reinforces it. */
-const REINFORCE_WEIGHT = 0.1;
 /** How many recent candidates suggest scores. */
 const SUGGEST_POOL = 200;
 /** How many search hits recall considers before packing. */
@@ -466,8 +418,13 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   const fullText = options.fullText !== false;
   const defaultSecrecy = options.secrecy ?? 'S3';
 
-  const record = (item: MemoryItem, action: string, details: Record<string, unknown> = {}) =>
-    recordWrite(store, actor, item, action, details);
+  const indexer = createIndexer({ loadSegmenter });
+  const writer = createItemWriter({ store, indexer, actor });
+  const ctx: OperationContext = {
+    store, writer, indexer, clock, now, actor, fullText, defaultSecrecy,
+    admit: options.admit,
+    autoConsolidate: options.autoConsolidate,
+  };
 
   const requireItem = (id: string): MemoryItem => requireStoredItem(store, id);
 
@@ -483,130 +440,6 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     return workspace;
   };
 
-  async function write(input: PutInput, operation: WriteOperation, privileged = false): Promise<PutResult> {
-    const parsed = parseInput(putInputSchema, input);
-    const { id, layer, key, task_id: taskId, step_id: stepId, content, title, tags = [], entities = [] } = parsed;
-    const target = id !== undefined
-      ? store.getItem(id)
-      : layer !== undefined && key !== undefined
-        ? store.findByKey({ layer, key, task_id: taskId ?? null, step_id: stepId ?? null })
-        : undefined;
-    await prepareIndexing(content, title, ...tags, ...entities, target);
-    return writeParsed(parsed, operation, privileged);
-  }
-
-  /** The write itself, in one transaction (a savepoint inside another), once indexing is prepared. */
-  function writeParsed(parsed: ParsedPut, operation: WriteOperation, privileged = false): PutResult {
-    const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, supersedes = [], ...fields } = parsed;
-    if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
-      throw new EngramError('PARAM_ERROR', '--key needs --layer to address an item', {
-        hint: 'Use --layer project|feature|run with --key, or --id to update by id.',
-      });
-    }
-    const address
-      = fields.layer !== undefined && fields.key !== undefined
-        ? { layer: fields.layer, key: fields.key, task_id: fields.task_id ?? null, step_id: fields.step_id ?? null }
-        : undefined;
-    // A summary is injectable only if every item it replaces was (as a consolidation's merged item).
-    const hiding = supersedes.some((old) => {
-      const replaced = store.getItem(old);
-      return replaced !== undefined && (!replaced.injectable || replaced.quarantined);
-    });
-    if (hiding) fields.injectable = false;
-    const linked = (result: PutResult): PutResult => {
-      // A summary replacing what it merged: the old items leave recall, their text stays searchable.
-      for (const old of supersedes) {
-        requireItem(old);
-        if (old === result.item.id) continue;
-        const at = now();
-        if (store.addLink({ src_id: result.item.id, dst_id: old, type: 'supersedes', created_at: at })) {
-          store.addEvent({ item_id: result.item.id, action: 'link', actor, at, details: { src_id: result.item.id, dst_id: old, type: 'supersedes' } });
-        }
-      }
-      return result;
-    };
-    // One write, inside the transaction; its supersedes links are added to whatever it returns.
-    const writeOnce = (): PutResult => {
-      const at = now();
-      let existing: MemoryItem | undefined;
-      let mode: PutResult['mode'] = 'new';
-      if (id !== undefined) {
-        existing = requireItem(id);
-        mode = 'id';
-      } else if (address !== undefined) {
-        existing = store.findByKey(address);
-        mode = 'key';
-      }
-      if (ifVersion !== undefined && (existing?.version ?? 0) !== ifVersion) {
-        throw new EngramError(
-          'CONFLICT',
-          `Version conflict: expected ${ifVersion}, stored ${existing?.version ?? 'none'}`,
-          {
-            hint: 'Re-read the item, merge your change, and retry with the current version.',
-            details: {
-              id: existing?.id ?? id ?? null,
-              expected_version: ifVersion,
-              current_version: existing?.version ?? 0,
-            },
-          },
-        );
-      }
-      const context = { operation, actor, now: at, privileged };
-      if (existing === undefined) {
-        const { item, policy } = admitWrite(createItem(newItemId(), fields, at), context, options.admit);
-        // Dedup on write (mem-context): the same content, title, source and address in the same scope
-        // reinforces the item; the tags and entities the write brings are added to it.
-        const { scope, type, injectable, title, source, task_id, step_id, expires_at } = item;
-        const target = { scope, type, injectable, title, source, task_id, step_id, expires_at };
-        const duplicate = mode === 'new' && !item.quarantined ? store.findDuplicate(item.content, target) : undefined;
-        if (duplicate !== undefined) {
-          const united = {
-            ...duplicate,
-            tags: [...new Set([...duplicate.tags, ...item.tags])],
-            entities: [...new Set([...duplicate.entities, ...item.entities])],
-          };
-          const changed = hasChanges(duplicate, united);
-          if (changed) {
-            const next = nextVersion(duplicate, united, at);
-            store.updateItem(next, indexText(next));
-            record(next, 'update', { mode: 'dedup' });
-          }
-          store.reinforce(duplicate.id, at, REINFORCE_WEIGHT);
-          store.addEvent({ item_id: duplicate.id, action: 'reinforce', actor, at, details: { operation } });
-          const action = changed ? 'updated' : 'unchanged';
-          return { action, mode, item: requireItem(duplicate.id), policy, deduplicated: true };
-        }
-        const similar = mode === 'new' && fullText ? findSimilar(store, item, loadedSegmenter()) : [];
-        const reported = similar.length > 0 ? { similar } : {};
-        // Only into an item it could fold with: same type, source, address, visibility and expiry.
-        const closest = similar.find((s) => s.kind === 'near-duplicate' && foldable(requireItem(s.id), item));
-        if (closest !== undefined && mergeSimilarOne) {
-          const target = requireItem(closest.id);
-          const admitted = admitWrite(mergeSimilar(target, item), context, options.admit);
-          let merged = target;
-          if (hasChanges(target, admitted.item)) {
-            merged = nextVersion(target, admitted.item, at);
-            store.updateItem(merged, indexText(merged));
-            record(merged, 'update', { mode: 'similar', similarity: closest.similarity, ...policyDetails(admitted.policy) });
-          }
-          store.reinforce(merged.id, at, REINFORCE_WEIGHT);
-          const action = merged === target ? 'unchanged' : 'updated';
-          return { action, mode: 'similar', item: requireItem(merged.id), policy: admitted.policy, ...reported };
-        }
-        store.insertItem(item, indexText(item));
-        record(item, 'create', { mode, ...policyDetails(policy) });
-        return { action: 'created', mode, item, policy, ...reported };
-      }
-      const { item: merged, policy } = admitWrite(mergeFields(existing, fields), context, options.admit);
-      if (!hasChanges(existing, merged)) return { action: 'unchanged', mode, item: existing, policy };
-      const item = nextVersion(existing, merged, at);
-      store.updateItem(item, indexText(item));
-      record(item, 'update', { mode, ...policyDetails(policy) });
-      return { action: 'updated', mode, item, policy };
-    };
-    return store.transaction(() => linked(writeOnce()));
-  }
-
   /**
    * The live matches recall left out for not being injectable, counted when nothing injectable
    * matched, with what would make them injectable.
@@ -619,7 +452,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     const held = {
       ...filter, injectable: false, archived: 'exclude', quarantined: 'include', recallable: true, live_at: at,
     } as const;
-    const { hits } = await searchCascade(store, query, held, RECALL_POOL, fullText);
+    const { hits } = await searchCascade(store, query, held, RECALL_POOL, fullText, indexer);
     if (hits.length === 0) return { count: 0 };
     const quarantined = hits.filter((h) => h.item.quarantined).length;
     const ways = [
@@ -648,12 +481,12 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     if (auto === undefined) return undefined;
     const at = clock();
     if (!autoDue(at) || store.countLiveMemories('stm') < auto.threshold) return undefined;
-    await loadSegmenter();
+    await writer.prepareAll();
     return store.transaction((): AutoConsolidation | undefined => {
       // Another process may have run it since the check above.
       const stm = store.countLiveMemories('stm');
       if (!autoDue(at) || stm < auto.threshold) return undefined;
-      const plan = consolidate(store, {
+      const plan = consolidate(ctx, {
         now: at.toISOString(),
         actor,
         dryRun: false,
@@ -685,7 +518,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     ftsTokenizer: store.getMeta('fts_tokenizer') ?? null,
 
     put: async (input, { privileged = false, asProposal = false } = {}) => {
-      const result = await write(input, asProposal ? 'propose' : 'put', privileged);
+      const result = await putItem(ctx, input, asProposal ? 'propose' : 'put', privileged);
       return result.action === 'created' ? withAuto(result, result.item.id) : result;
     },
 
@@ -703,39 +536,18 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           readStdin,
           onProgress,
         },
-        { store, actor, now, admit: options.admit },
+        { store, writer, actor, now, admit: options.admit },
       );
       return !report.dry_run && report.totals.ingested + report.totals.partial > 0 ? withAuto(report) : report;
     },
 
     async pull(text, input = {}) {
-      // All or nothing: the policy sees the whole input, then every proposal is written in one
-      // transaction; a refused one (policy, or put's schema: a bad type or tier) stores none.
-      const defaults = parseInput(pullInputSchema, input);
-      const plan = planPull(text, defaults);
-      const texts = plan.entries.flatMap(({ input: p }) => [p.content, p.title, ...p.tags, ...(p.entities ?? [])]);
-      await prepareIndexing(...texts);
-      const result = commitPull(
-        plan,
-        (proposal) => writeParsed(parseInput(putInputSchema, proposal), 'pull'),
-        (fn) => store.transaction(fn),
-      );
+      const result = await pull(ctx, text, input);
       return result.stored + result.quarantined > 0 ? withAuto(result) : result;
     },
 
     async propose(proposals, input = {}) {
-      const defaults = parseInput(pullInputSchema, input);
-      const bad = proposals.findIndex((p) => {
-        const content = typeof p === 'object' && p !== null ? (p as { content?: unknown }).content : undefined;
-        return typeof content !== 'string' || content.trim() === '';
-      });
-      if (proposals.length === 0 || bad >= 0) {
-        throw new EngramError('PARAM_ERROR', proposals.length === 0 ? 'No proposals given' : `Proposal ${bad + 1} has no content`, {
-          hint: 'Give a JSON array of {"title", "content", "type", "tags", "provenance_hint"} objects.',
-        });
-      }
-      const admitProposal = (proposal: Record<string, unknown>) => write(proposal as PutInput, 'propose');
-      const result = await pullProposals(JSON.stringify(proposals), defaults, admitProposal, 'propose');
+      const result = await propose(ctx, proposals, input);
       return result.stored + result.quarantined > 0 ? withAuto(result) : result;
     },
 
@@ -770,7 +582,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       const parsed = parseInput(searchInputSchema, input);
       const { query, k = DEFAULT_SEARCH_K, sort = 'relevance', explain = false, secrecy = defaultSecrecy, ...rest } = parsed;
       const filter = { ...rest, quarantined: rest.quarantined ?? 'exclude' };
-      const found = await searchCascade(store, query, filter, Math.min(Math.max(k * 3, 30), 500), fullText);
+      const found = await searchCascade(store, query, filter, Math.min(Math.max(k * 3, 30), 500), fullText, indexer);
       const items = rankHits(found.hits, sort, clock())
         .slice(0, k)
         .map(({ item, factors }) => ({
@@ -799,7 +611,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         recallable: true,
         live_at: at,
       } as const;
-      const found = await searchCascade(store, query, live, RECALL_POOL, fullText);
+      const found = await searchCascade(store, query, live, RECALL_POOL, fullText, indexer);
       const ranked = rankHits(found.hits, 'relevance', clock()).map(({ item, factors }) => ({
         item: redactItem(item, secrecy),
         score: factors.final,
@@ -839,8 +651,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
     async consolidate({ dryRun = false, scope } = {}) {
       // Merged items are indexed inside the transaction; the segmenter must be ready for CJK text.
-      if (!dryRun) await loadSegmenter();
-      return consolidate(store, { now: now(), actor, scope, dryRun, admit: options.admit });
+      if (!dryRun) await writer.prepareAll();
+      return consolidate(ctx, { now: now(), actor, scope, dryRun, admit: options.admit });
     },
 
     async consolidationCandidates({ scope } = {}) {
@@ -858,7 +670,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       if (purgeDays !== undefined && (!Number.isInteger(purgeDays) || purgeDays < 0)) {
         throw new EngramError('PARAM_ERROR', `Invalid purge age ${purgeDays}`, { hint: 'Expected a whole number of days >= 0' });
       }
-      return cleanup(store, { now: clock(), apply, purgeDays, scope, actor });
+      return cleanup(ctx, { now: clock(), apply, purgeDays, scope });
     },
 
     async history(id) {
@@ -867,44 +679,11 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async delete(id, { hard = false } = {}) {
-      return store.transaction((): DeleteResult => {
-        const existing = requireItem(id);
-        if (hard) {
-          const removed = store.deleteItem(id);
-          store.addEvent({ item_id: id, action: 'delete', actor, at: now(), details: { removed } });
-          return { id, action: 'deleted', removed };
-        }
-        if (existing.archived) return { id, action: 'unchanged' };
-        const item = nextVersion(existing, { ...existing, archived: true }, now());
-        store.updateItem(item);
-        record(item, 'archive');
-        return { id, action: 'archived' };
-      });
+      return deleteItem(ctx, id, hard);
     },
 
     async link(input) {
-      const parsed = parseInput(linkInputSchema, input);
-      if (parsed.src_id === parsed.dst_id) {
-        throw new EngramError('PARAM_ERROR', 'An item cannot link to itself', {
-          details: { id: parsed.src_id },
-        });
-      }
-      return store.transaction((): LinkResult => {
-        requireItem(parsed.src_id);
-        requireItem(parsed.dst_id);
-        const link: MemoryLink = { ...parsed, created_at: now() };
-        const created = store.addLink(link);
-        if (created) {
-          store.addEvent({
-            item_id: link.src_id,
-            action: 'link',
-            actor,
-            at: link.created_at,
-            details: { ...parsed },
-          });
-        }
-        return { created, link };
-      });
+      return linkItems(ctx, input);
     },
 
     async stats() {
@@ -975,13 +754,13 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async reindex({ onProgress } = {}) {
-      await loadSegmenter();
+      await indexer.prepareAll();
       const { total } = store.listItems({ archived: 'include', limit: 1 });
       const entries = {
         * [Symbol.iterator]() {
           let done = 0;
           for (const item of store.iterateItems()) {
-            yield { item, index: indexText(item) };
+            yield { item, index: indexer.indexText(item) };
             if (++done % 1000 === 0 || done === total) onProgress?.(done, total);
           }
         },
@@ -1043,13 +822,11 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async update(id, input) {
-      const fields = parseInput(updateInputSchema, input);
-      const existing = requireItem(id);
-      return write({ ...fields, id, content: fields.content ?? existing.content } as PutInput, 'put');
+      return updateItem(ctx, id, input);
     },
 
     async forget(id) {
-      return forgetItem(store, actor, id, now());
+      return forgetItem(ctx, id, now());
     },
 
     async links(id) {
@@ -1058,18 +835,18 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async verify(id) {
-      return verifyItem(store, actor, id, now());
+      return verifyItem(ctx, id, now());
     },
 
     async reject(id, { reason } = {}) {
       requireCleanFields({ reason });
-      return rejectItem(store, actor, id, now(), reason);
+      return rejectItem(ctx, id, now(), reason);
     },
 
     importLines(lines, { strict = false } = {}) {
       return importLines(lines, {
         store,
-        actor,
+        writer,
         now,
         strict,
         admit: (item, privileged) =>

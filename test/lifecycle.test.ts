@@ -331,7 +331,7 @@ test('consolidate --candidates: STM older than 3 days to extract, related memori
 
 test('clustering through prefix words gives exactly the clusters of the plain complete-link scan', async () => {
   const { clusterItems, similarityFeatures, TAG_SIMILARITY, CONTENT_SIMILARITY }
-    = await import('../src/lifecycle/consolidate.js');
+    = await import('../src/lifecycle/cluster.js');
   const { createItem } = await import('../src/items/build-item.js');
   let seed = 7;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);

@@ -22,7 +22,7 @@ import { EngramError } from '../src/errors.js';
 import { BOUNDARY_WINDOW, refusedAcrossChunks, WHOLE_TEXT_LIMIT } from '../src/ingest/across-chunks.js';
 import { createItem } from '../src/items/build-item.js';
 import { unescapeBlockText } from '../src/recall/escape-block.js';
-import { indexText } from '../src/search/index-text.js';
+import { indexText } from '../src/search/indexer.js';
 import { createSqliteStore } from '../src/store/sqlite-store.js';
 import { randomChars, seeded } from './adversarial/case.js';
 import { CLI, cli, tempDir } from './helpers.js';

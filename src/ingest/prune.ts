@@ -7,14 +7,13 @@
  */
 import { statSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { nextVersion } from '../items/build-item.js';
-import { recordWrite } from '../items/journal.js';
+import type { ItemWriter } from '../items/writer.js';
 import type { CorpusFile, Store } from '../store/store.js';
 import type { FileReport } from './ingest.js';
 
 export interface PruneOptions {
   store: Store;
-  actor: string | null;
+  writer: ItemWriter;
   now: () => string;
   cwd: string;
   corpus: string;
@@ -42,7 +41,7 @@ function toPosix(path: string): string {
 
 /** Archives the chunks of the files gone from `roots`; one `removed` report per file. */
 export function pruneRemoved(options: PruneOptions): FileReport[] {
-  const { store, corpus, dryRun } = options;
+  const { store, writer, corpus, dryRun } = options;
   const archive = (gone: CorpusFile) => {
     let count = 0;
     const at = options.now();
@@ -51,9 +50,7 @@ export function pruneRemoved(options: PruneOptions): FileReport[] {
       if (old === undefined || old.archived || store.isChunkShared(id, corpus, gone.path)) continue;
       count++;
       if (dryRun) continue;
-      const item = nextVersion(old, { ...old, archived: true }, at);
-      store.updateItem(item);
-      recordWrite(store, options.actor, item, 'archive', { reason: 'source file removed', source: old.source });
+      writer.archive(old, at, 'archive', { reason: 'source file removed', source: old.source });
     }
     if (!dryRun) store.removeCorpusFile(corpus, gone.path);
     return count;

@@ -12,8 +12,8 @@ import type { MemoryItem } from '../types.js';
 import { addHours } from '../util/time.js';
 import { policyRejected } from './admission.js';
 import { hasChanges, nextVersion } from './build-item.js';
-import { recordWrite } from './journal.js';
 import { requireItem } from './lookup.js';
+import type { WriteAccess } from './writer.js';
 
 export interface QuarantinedItem extends MemoryItem {
   /** The rules that put the item in quarantine, from its write events. */
@@ -63,7 +63,7 @@ const requireLive = (store: Store, id: string) =>
   requireItem(store, id, 'Use `engram review` to list items waiting for a decision.');
 
 /** Marks an item verified and injectable, clears its expiry and quarantine; secrets still reject. */
-export function verifyItem(store: Store, actor: string | null, id: string, now: string): ReviewDecision {
+export function verifyItem({ store, writer }: WriteAccess, id: string, now: string): ReviewDecision {
   return store.transaction(() => {
     const existing = requireLive(store, id);
     if (existing.archived) {
@@ -77,16 +77,14 @@ export function verifyItem(store: Store, actor: string | null, id: string, now: 
     const next = { ...existing, validation: 'verified', injectable: true, expires_at: null, quarantined: false } as const;
     if (!hasChanges(existing, next)) return { id, action: 'unchanged', item: existing };
     const item = nextVersion(existing, next, now);
-    store.updateItem(item);
-    recordWrite(store, actor, item, 'verify', { was_quarantined: existing.quarantined });
+    writer.amend(item, 'verify', { was_quarantined: existing.quarantined });
     return { id, action: 'verified', item };
   });
 }
 
 /** Refuses an item: it is archived (history and events keep the audit trail). */
 export function rejectItem(
-  store: Store,
-  actor: string | null,
+  { store, writer }: WriteAccess,
   id: string,
   now: string,
   reason: string | undefined,
@@ -95,20 +93,18 @@ export function rejectItem(
     const existing = requireLive(store, id);
     if (existing.archived) return { id, action: 'unchanged', item: existing };
     const item = nextVersion(existing, { ...existing, archived: true, injectable: false }, now);
-    store.updateItem(item);
-    recordWrite(store, actor, item, 'reject', reason === undefined ? {} : { reason });
+    writer.amend(item, 'reject', reason === undefined ? {} : { reason });
     return { id, action: 'rejected', item };
   });
 }
 
 /** mem-context's forget: archived, weight 0, never injected again (history keeps what it was). */
-export function forgetItem(store: Store, actor: string | null, id: string, now: string): ReviewDecision {
+export function forgetItem({ store, writer }: WriteAccess, id: string, now: string): ReviewDecision {
   return store.transaction(() => {
     const existing = requireItem(store, id);
     if (existing.archived && existing.weight === 0 && !existing.injectable) return { id, action: 'unchanged', item: existing };
     const item = nextVersion(existing, { ...existing, archived: true, weight: 0, injectable: false }, now);
-    store.updateItem(item);
-    recordWrite(store, actor, item, 'forget');
+    writer.amend(item, 'forget');
     return { id, action: 'forgotten', item };
   });
 }

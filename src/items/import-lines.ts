@@ -8,12 +8,12 @@ import { EngramError, toEngramError } from '../errors.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem, Revision } from '../types.js';
-import { indexText, prepareIndexing } from '../search/index-text.js';
 import { newItemId } from '../util/ids.js';
 import { hasChanges, importedToItem, nextVersion } from './build-item.js';
 import { requireCleanFields } from './field-policy.js';
 import { parseInput } from './parse-input.js';
 import { importItemSchema, importLineSchema, importRevisionSchema } from './schemas.js';
+import type { ItemWriter } from './writer.js';
 
 export const IMPORT_BATCH = 500;
 
@@ -39,9 +39,9 @@ export interface ImportReport {
 
 export interface ImportContext {
   store: Store;
+  writer: ItemWriter;
   /** Unknown keys make their line invalid (PARAM_ERROR) instead of being counted and ignored. */
   strict?: boolean;
-  actor: string | null;
   now: () => string;
   /** Admission of one item; history (`privileged`) is checked for what must never be stored only. */
   admit: (item: MemoryItem, privileged?: boolean) => MemoryItem;
@@ -121,27 +121,11 @@ function prepareLine(text: string, context: ImportContext, now: string, report: 
 type Counts = Pick<ImportReport, 'created' | 'updated' | 'unchanged'>;
 
 function writeOne(prepared: Prepared, context: ImportContext, report: Counts): void {
-  const { store, actor } = context;
+  const { store, writer } = context;
   const incoming = prepared.item;
   const existing = store.getItem(incoming.id);
   if (existing === undefined) {
-    store.insertItem(incoming, indexText(incoming));
-    for (const r of prepared.revisions) store.addRevision({ item_id: incoming.id, ...r });
-    store.addRevision({
-      item_id: incoming.id,
-      version: incoming.version,
-      changed_at: incoming.updated_at,
-      actor,
-      reason: 'import',
-      item: incoming,
-    });
-    store.addEvent({
-      item_id: incoming.id,
-      action: 'import',
-      actor,
-      at: context.now(),
-      details: { version: incoming.version, result: 'created' },
-    });
+    writer.insert(incoming, 'import', { result: 'created' }, { at: context.now(), history: prepared.revisions });
     report.created++;
     return;
   }
@@ -149,24 +133,8 @@ function writeOne(prepared: Prepared, context: ImportContext, report: Counts): v
     report.unchanged++;
     return;
   }
-  const at = context.now();
-  const item = nextVersion(existing, { ...incoming, created_at: existing.created_at }, at);
-  store.updateItem(item, indexText(item));
-  store.addRevision({
-    item_id: item.id,
-    version: item.version,
-    changed_at: at,
-    actor,
-    reason: 'import',
-    item,
-  });
-  store.addEvent({
-    item_id: item.id,
-    action: 'import',
-    actor,
-    at,
-    details: { version: item.version, result: 'updated' },
-  });
+  const item = nextVersion(existing, { ...incoming, created_at: existing.created_at }, context.now());
+  writer.update(item, 'import', { result: 'updated' });
   report.updated++;
 }
 
@@ -199,7 +167,7 @@ export async function importLines(
     if (text.trim() === '') continue;
     try {
       const prepared = prepareLine(text, context, context.now(), report);
-      await prepareIndexing(prepared.item);
+      await context.writer.prepare(prepared.item);
       batch.push(prepared);
     } catch (error) {
       const failure = toEngramError(error);

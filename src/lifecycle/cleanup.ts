@@ -4,8 +4,7 @@
  * which archived items to delete for good. The plan is all a dry run does; applying it runs in one
  * transaction, each change with its event.
  */
-import { nextVersion } from '../items/build-item.js';
-import { recordWrite } from '../items/journal.js';
+import type { WriteAccess } from '../items/writer.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { decayOf } from './decay.js';
@@ -40,7 +39,6 @@ export interface CleanupOptions {
   /** Delete archived items whose last change is older than this many days. */
   purgeDays?: number;
   apply: boolean;
-  actor: string | null;
 }
 
 function label(item: MemoryItem): string {
@@ -71,7 +69,7 @@ export function planCleanup(store: Store, options: CleanupOptions): CleanupPlan 
 }
 
 /** The plan, carried out when `options.apply`: archives and purges in one transaction. */
-export function cleanup(store: Store, options: CleanupOptions): CleanupPlan {
+export function cleanup({ store, writer }: WriteAccess, options: CleanupOptions): CleanupPlan {
   const plan = planCleanup(store, options);
   if (!options.apply) return plan;
   const at = options.now.toISOString();
@@ -79,14 +77,9 @@ export function cleanup(store: Store, options: CleanupOptions): CleanupPlan {
     for (const entry of plan.archive) {
       const existing = store.getItem(entry.id);
       if (existing === undefined || existing.archived) continue;
-      const item = nextVersion(existing, { ...existing, archived: true }, at);
-      store.updateItem(item);
-      recordWrite(store, options.actor, item, 'cleanup', { reasons: entry.reasons, decay: entry.decay });
+      writer.archive(existing, at, 'cleanup', { reasons: entry.reasons, decay: entry.decay });
     }
-    for (const entry of plan.purge) {
-      const removed = store.deleteItem(entry.id);
-      store.addEvent({ item_id: entry.id, action: 'purge', actor: options.actor, at, details: { removed } });
-    }
+    for (const entry of plan.purge) writer.remove(entry.id, 'purge', at);
   });
   return { ...plan, applied: true, archived: plan.archive.length, purged: plan.purge.length };
 }

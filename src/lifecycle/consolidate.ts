@@ -13,16 +13,13 @@
 import { type Admission, admitWrite, type AdmissionHook, rejectedRules } from '../items/admission.js';
 import { isEngramError } from '../errors.js';
 import { nextVersion } from '../items/build-item.js';
-import { policyDetails, recordWrite } from '../items/journal.js';
-import { indexText } from '../search/index-text.js';
-import { queryTerms } from '../search/fts-query.js';
-import type { Store } from '../store/store.js';
+import { policyDetails } from '../items/journal.js';
+import type { WriteAccess } from '../items/writer.js';
 import type { MemoryItem } from '../types.js';
 import { sha256 } from '../util/hash.js';
+import { byAge, sourceOf } from './cluster.js';
 import { saidText, says, type SaidText } from './lossless.js';
 
-export const TAG_SIMILARITY = 0.3;
-export const CONTENT_SIMILARITY = 0.35;
 export const PROMOTE_USAGE = 5;
 const PROMOTED_TYPES: ReadonlySet<string> = new Set(['decision', 'constraint', 'definition']);
 
@@ -55,6 +52,7 @@ export interface ConsolidationPlan {
 
 export interface ConsolidateOptions {
   now: string;
+  /** Recorded in the admission context of merged items (the writer records it on their events). */
   actor: string | null;
   scope?: string;
   dryRun: boolean;
@@ -62,23 +60,6 @@ export interface ConsolidateOptions {
   newest?: number;
   admit?: AdmissionHook;
 }
-
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  let shared = 0;
-  for (const x of small) if (large.has(x)) shared++;
-  return shared / (a.size + b.size - shared);
-}
-
-function sourceOf(item: MemoryItem): string {
-  const path = item.provenance?.source_path;
-  return typeof path === 'string' ? path : (item.source ?? '');
-}
-
-/** Oldest first; ties by id. */
-export const byAge = (a: MemoryItem, b: MemoryItem) =>
-  a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 function promotionReasons(item: MemoryItem): PromotionReason[] {
   const reasons: PromotionReason[] = [];
@@ -89,101 +70,6 @@ function promotionReasons(item: MemoryItem): PromotionReason[] {
   const sourced = Object.keys(item.provenance ?? {}).some((k) => k !== 'consolidated_from');
   if (item.confidence >= 0.8 && sourced) reasons.push('confident');
   return reasons;
-}
-
-/** The features clustering compares: tag set and word set (every word, not a query's first 32). */
-export function similarityFeatures(item: Pick<MemoryItem, 'tags' | 'title' | 'content'>): Features {
-  return { tags: new Set(item.tags), words: new Set(queryTerms(`${item.title} ${item.content}`, undefined, Infinity)) };
-}
-
-export interface Features {
-  tags: ReadonlySet<string>;
-  words: ReadonlySet<string>;
-}
-
-/** Word Jaccard, the content similarity used by consolidation and near-duplicate reporting. */
-export function contentSimilarity(a: Features, b: Features): number {
-  return jaccard(a.words, b.words);
-}
-
-function alike(a: Features, b: Features): boolean {
-  // Jaccard can never reach t when one set is more than 1/t times the other.
-  const [small, large] = a.words.size <= b.words.size ? [a.words.size, b.words.size] : [b.words.size, a.words.size];
-  if (small < CONTENT_SIMILARITY * large) return false;
-  return jaccard(a.tags, b.tags) >= TAG_SIMILARITY && jaccard(a.words, b.words) >= CONTENT_SIMILARITY;
-}
-
-/**
- * The prefix filter of set-similarity joins: with every word set ordered rarest first (one order
- * for the whole group), two sets with Jaccard ≥ t always share a word among their first
- * `n - ceil(t·n) + 1` words. Only those words need indexing and probing.
- */
-function prefixWords(words: ReadonlySet<string>, frequency: ReadonlyMap<string, number>): string[] {
-  const rarestFirst = [...words].sort((a, b) => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : 1));
-  return rarestFirst.slice(0, words.size - Math.ceil(CONTENT_SIMILARITY * words.size) + 1);
-}
-
-/**
- * Complete-link clusters of two or more, oldest item first: an item joins the first cluster
- * whose every member is alike. A cluster can only take an item similar to its first member, so
- * clusters are found through their first member's prefix words instead of scanned — the same
- * result as the scan, in near-linear time on real text.
- */
-export function clusterItems(items: readonly MemoryItem[]): MemoryItem[][] {
-  const groups = new Map<string, MemoryItem[]>();
-  for (const item of [...items].sort(byAge)) {
-    const key = JSON.stringify([item.scope, item.type, sourceOf(item)]);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  const clusters: MemoryItem[][] = [];
-  for (const group of groups.values()) {
-    const local: { members: MemoryItem[]; features: Features[] }[] = [];
-    const byWord = new Map<string, number[]>();
-    const wordless: number[] = [];
-    const features = group.map((item) => similarityFeatures(item));
-    const seen = new Int32Array(group.length);
-    const frequency = new Map<string, number>();
-    for (const f of features) for (const word of f.words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-    for (const [position, item] of group.entries()) {
-      const f = features[position] as Features;
-      const prefix = prefixWords(f.words, frequency);
-      // Each cluster once (marked with this item's position + 1), then in creation order.
-      const found: number[] = [];
-      for (const word of prefix) {
-        for (const c of byWord.get(word) ?? []) {
-          if (seen[c] !== position + 1) {
-            seen[c] = position + 1;
-            found.push(c);
-          }
-        }
-      }
-      const candidates = f.words.size === 0 ? wordless : Int32Array.from(found).sort();
-      let home: (typeof local)[number] | undefined;
-      for (const c of candidates) {
-        const cluster = local[c];
-        if (cluster?.features.every((g) => alike(f, g))) {
-          home = cluster;
-          break;
-        }
-      }
-      if (home) {
-        home.members.push(item);
-        home.features.push(f);
-        continue;
-      }
-      const index = local.push({ members: [item], features: [f] }) - 1;
-      if (f.words.size === 0) wordless.push(index);
-      for (const word of prefix) {
-        const list = byWord.get(word);
-        if (list) list.push(index);
-        else byWord.set(word, [index]);
-      }
-    }
-    clusters.push(...local.map((c) => c.members));
-  }
-  return clusters.filter((c) => c.length >= 2);
 }
 
 /** A fold group: the winner first, then the members it says everything of, oldest first. */
@@ -301,8 +187,11 @@ function admitMerge(merged: MemoryItem, options: ConsolidateOptions): Admission 
   }
 }
 
-/** Plans, and unless `dryRun` applies in one transaction, one consolidation pass. */
-export function consolidate(store: Store, options: ConsolidateOptions): ConsolidationPlan {
+/**
+ * Plans, and unless `dryRun` applies in one transaction, one consolidation pass. The writer must
+ * be prepared for any text (`writer.prepareAll()`): merged items are indexed inside the transaction.
+ */
+export function consolidate({ store, writer }: WriteAccess, options: ConsolidateOptions): ConsolidationPlan {
   const run = (): ConsolidationPlan => {
     const stm = {
       tier: 'stm',
@@ -349,100 +238,18 @@ export function consolidate(store: Store, options: ConsolidateOptions): Consolid
       if (admission === undefined || store.getItem(id) !== undefined) continue;
       const { members } = fold;
       const { item, policy } = admission;
-      store.insertItem(item, indexText(item));
-      recordWrite(store, options.actor, item, 'consolidate', { members: item.provenance?.consolidated_from, ...policyDetails(policy) });
+      writer.insert(item, 'consolidate', { members: item.provenance?.consolidated_from, ...policyDetails(policy) });
       for (const member of members) {
-        store.addLink({ src_id: id, dst_id: member.id, type: 'supersedes', created_at: options.now });
-        const archived = nextVersion(member, { ...member, archived: true }, options.now);
-        store.updateItem(archived);
-        recordWrite(store, options.actor, archived, 'archive', { reason: 'consolidated', into: id });
+        writer.link({ src_id: id, dst_id: member.id, type: 'supersedes', created_at: options.now }, { recorded: false });
+        writer.archive(member, options.now, 'archive', { reason: 'consolidated', into: id });
       }
     }
     for (const { id, reasons } of plan.promotions) {
       const item = store.getItem(id);
       if (item === undefined || item.tier !== 'mtm') continue;
-      const promoted = nextVersion(item, { ...item, tier: 'ltm' }, options.now);
-      store.updateItem(promoted);
-      recordWrite(store, options.actor, promoted, 'promote', { reasons });
+      writer.amend(nextVersion(item, { ...item, tier: 'ltm' }, options.now), 'promote', { reasons });
     }
     return plan;
   };
   return options.dryRun ? run() : store.transaction(run);
-}
-
-/** mem-context's host-model pipeline: STM older than this is extracted into lasting memories. */
-export const EXTRACT_AFTER_DAYS = 3;
-const CANDIDATE_GROUP_LIMIT = 20;
-const DAY_MS = 86_400_000;
-
-export interface CandidateGroup {
-  kind: 'extract' | 'merge';
-  scope: string;
-  source: string | null;
-  item_ids: string[];
-  items: { id: string; title: string; type: MemoryItem['type']; tags: string[]; content: string }[];
-  /** Ready to give the agent's own model; its answer goes back through `engram pull`. */
-  prompt: string;
-}
-
-const EXTRACT_PROMPT = `These are short-term memories from past work sessions. Extract what stays true and useful
-beyond them: decisions, constraints, definitions, facts and patterns, each stated on its own,
-without repeating the rest. Answer with a JSON array of objects {"title", "content", "type",
-"tags"}, type one of fact, decision, definition, constraint, pattern, todo, note. The answer is
-stored with \`engram pull\`; link each new item to its sources with
-\`engram link NEW_ID SOURCE_ID --type derived_from\`.`;
-
-const MERGE_PROMPT = `These memories are about one topic but each says something the others do not. Write one memory
-that keeps every fact in them (every number, name, version, path and date) and drops only the
-repetition; where two disagree, keep both and say so. Answer with a JSON array holding one object
-{"title", "content", "type", "tags", "supersedes"}, where "supersedes" lists the ids below that your
-memory fully replaces. The answer is stored with \`engram pull\` (or memory_propose), which links it
-to them: recall then uses your memory instead of those.`;
-
-function candidateGroup(kind: CandidateGroup['kind'], members: readonly MemoryItem[]): CandidateGroup {
-  const items = members.map((m) => ({ id: m.id, title: m.title, type: m.type, tags: m.tags, content: m.content }));
-  const listing = items.map((m) => `--- ${m.id} [${m.type}${m.tags.length ? ` | ${m.tags.join(',')}` : ''}]\n${m.title ? `${m.title}\n` : ''}${m.content}`);
-  return {
-    kind,
-    scope: members[0]?.scope ?? 'project',
-    source: members[0] ? sourceOf(members[0]) || null : null,
-    item_ids: items.map((m) => m.id),
-    items,
-    prompt: `${kind === 'extract' ? EXTRACT_PROMPT : MERGE_PROMPT}\n\n${listing.join('\n')}`,
-  };
-}
-
-/**
- * The groups an agent's own model should consolidate (engram never calls a model): STM items older
- * than 3 days, by scope and source, to extract lasting memories from; and related memories — STM
- * or MTM, same scope, type and source, alike in tags and words but each saying something the
- * others do not — to merge, which the deterministic pass never does.
- */
-export interface ConsolidationCandidates {
-  extract: CandidateGroup[];
-  merge: CandidateGroup[];
-}
-
-export function consolidationCandidates(store: Store, now: Date, scope?: string): ConsolidationCandidates {
-  const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
-  const filter = { quarantined: 'exclude', recallable: true, ...(scope ? { scope } : {}) } as const;
-  const stm = store.listItems({ ...filter, tier: 'stm' }).items;
-  const bySource = new Map<string, MemoryItem[]>();
-  for (const item of stm.filter((i) => i.created_at < before(EXTRACT_AFTER_DAYS)).sort(byAge)) {
-    const key = JSON.stringify([item.scope, sourceOf(item)]);
-    const group = bySource.get(key);
-    if (group) group.push(item);
-    else bySource.set(key, [item]);
-  }
-  const extract: CandidateGroup[] = [];
-  for (const members of bySource.values()) {
-    for (let i = 0; i < members.length; i += CANDIDATE_GROUP_LIMIT) {
-      extract.push(candidateGroup('extract', members.slice(i, i + CANDIDATE_GROUP_LIMIT)));
-    }
-  }
-  const mtm = store.listItems({ ...filter, tier: 'mtm' }).items;
-  const merge = clusterItems([...stm, ...mtm])
-    .map((members) => members.slice(0, CANDIDATE_GROUP_LIMIT))
-    .map((members) => candidateGroup('merge', members));
-  return { extract, merge };
 }

@@ -4,7 +4,7 @@
  */
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
-import { byAge } from './consolidate.js';
+import { byAge } from './cluster.js';
 import { differences, itemText, sentencesOf, shapeOf } from './lossless.js';
 
 /** Two live memories of one scope that say the same thing with other values, older first. */

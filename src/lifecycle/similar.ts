@@ -12,7 +12,7 @@ import { buildFtsQuery, MAX_TERMS, queryTerms } from '../search/fts-query.js';
 import { hasCjk, type Segmenter } from '../search/segment.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
-import { contentSimilarity, type Features, similarityFeatures } from './consolidate.js';
+import { contentSimilarity, type Features, similarityFeatures } from './cluster.js';
 import { itemText, type SaidText, saidText, says, shapeOf, type Token, tokenDifferences, tokensOf } from './lossless.js';
 
 /** Word Jaccard at or above which a stored item is reported as similar to a write. */

@@ -6,9 +6,8 @@ import { decayOf } from '../lifecycle/decay.js';
 import type { ListFilter, ScoredItem, Store, TextQuery } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { buildFtsQuery, queryTerms } from './fts-query.js';
-import { prepareIndexing } from './index-text.js';
+import type { Indexer } from './indexer.js';
 import { type RankFactors, rankFactors, type SearchSort, sortRanked } from './rank.js';
-import { loadedSegmenter } from './segment.js';
 
 /** Which stage of the search cascade answered. */
 export type SearchStage = 'any' | 'prefix' | 'like' | 'none';
@@ -29,9 +28,10 @@ export async function searchCascade(
   filter: ListFilter,
   k: number,
   fullText: boolean,
+  indexer: Pick<Indexer, 'segmenterFor'>,
 ): Promise<CascadeResult> {
-  await prepareIndexing(query);
-  const segment = loadedSegmenter();
+  // The query is segmented as the index was, by the same indexer.
+  const segment = await indexer.segmenterFor(query);
   const terms = queryTerms(query, segment);
   const fts = fullText && store.hasFullText();
   const stages: [SearchStage, TextQuery][] = [];

@@ -26,11 +26,6 @@ export async function loadSegmenter(): Promise<Segmenter> {
   return loaded;
 }
 
-/** The segmenter if it is already loaded (for synchronous callers that loaded it beforehand). */
-export function loadedSegmenter(): Segmenter | undefined {
-  return loaded;
-}
-
 /**
  * The segmented copy of `text` for the index: the words of every CJK run, space-separated,
  * one-character words dropped (as memtool does). Empty when there is no CJK text.

@@ -1,0 +1,126 @@
+/**
+ * The writes of one ingested file, each in its caller's transaction: its new chunks (an identical
+ * chunk already stored in the scope is reused), the archiving of its old ones (linked `supersedes`
+ * from the new chunks covering their lines) and its SHA-256 record; and the smaller changes an
+ * unchanged file can still bring (its root, chunks made injectable).
+ */
+import { nextVersion } from '../items/build-item.js';
+import type { WriteAccess } from '../items/writer.js';
+import type { CorpusFile } from '../store/store.js';
+import type { MemoryItem } from '../types.js';
+import type { Planned } from './plan-chunks.js';
+import type { FileReport } from './report.js';
+
+/** Where a file's chunks are recorded: the store and writer, the corpus and the scope. */
+export interface CorpusTarget extends WriteAccess {
+  corpus: string;
+  scope: string;
+}
+
+/** What the corpus record of a written file says besides its chunks. */
+export interface FileRecord {
+  key: string;
+  fileHash: string;
+  size: number;
+  root: string | null;
+  refused: number;
+}
+
+function overlaps(a: { line_start: number; line_end: number }, b: Record<string, unknown> | null): boolean {
+  const start = Number(b?.line_start);
+  const end = Number(b?.line_end);
+  return Number.isFinite(start) && Number.isFinite(end) && a.line_start <= end && start <= a.line_end;
+}
+
+/** Writes a file's planned chunks in place of `oldIds`, and its record; returns the chunk ids. */
+export function writeFile(
+  { store, writer, corpus, scope }: CorpusTarget,
+  { key, fileHash, size, root, refused }: FileRecord,
+  planned: readonly Planned[],
+  oldIds: readonly string[],
+  at: string,
+): { ids: string[]; counts: Pick<FileReport, 'deduplicated' | 'archived'> } {
+  // Old chunks go first, so that the new ones carry this version's provenance.
+  const archived: MemoryItem[] = [];
+  for (const id of new Set(oldIds)) {
+    const old = store.getItem(id);
+    if (old === undefined || old.archived || store.isChunkShared(id, corpus, key)) continue;
+    writer.archive(old, at, 'archive', { reason: 'superseded by re-ingest', source: old.source });
+    archived.push(old);
+  }
+  const ids: string[] = [];
+  let deduplicated = 0;
+  const supersede = (src: string, dst: string) =>
+    writer.link({ src_id: src, dst_id: dst, type: 'supersedes', created_at: at }, { recorded: false });
+  for (const { item, chunk, rules } of planned) {
+    const existing = store.findByContentHash(item.content_hash, item.scope);
+    if (existing !== undefined) {
+      ids.push(existing.id);
+      deduplicated++;
+      continue;
+    }
+    writer.insert(item, 'ingest', { source: item.source, ...rules });
+    ids.push(item.id);
+    for (const old of archived) {
+      if (overlaps(chunk, old.provenance)) supersede(item.id, old.id);
+    }
+  }
+  // An old chunk that no new range overlaps (the file shrank) is superseded by the last new chunk.
+  const last = ids[ids.length - 1];
+  for (const old of archived) {
+    const linked = planned.some((p) => overlaps(p.chunk, old.provenance));
+    if (!linked && last !== undefined && last !== old.id) supersede(last, old.id);
+  }
+  store.putCorpusFile({
+    corpus_id: corpus,
+    path: key,
+    sha256: fileHash,
+    size_bytes: size,
+    ingested_at: at,
+    item_ids: ids,
+    root,
+    scope,
+    refused,
+  });
+  return { ids, counts: { deduplicated, archived: archived.length } };
+}
+
+/**
+ * An unchanged file found by walking `root` belongs to it from now on (so does a file recorded
+ * before roots were kept, with the scope its chunks are in): a later re-ingest of `root` prunes it.
+ */
+export function adopt({ store, corpus, scope }: CorpusTarget, record: CorpusFile, root: string): void {
+  if (record.root === root && record.scope !== null) return;
+  const first = record.item_ids[0] === undefined ? undefined : store.getItem(record.item_ids[0]);
+  const recordScope = record.scope ?? first?.scope ?? scope;
+  store.transaction(() => store.setCorpusRoot(corpus, record.path, root, recordScope));
+}
+
+/** True when `ids` are live items holding exactly the planned chunks, in order. */
+export function sameChunks({ store }: WriteAccess, ids: readonly string[], planned: readonly Planned[]): boolean {
+  return ids.length === planned.length && ids.every((id, i) => {
+    const item = store.getItem(id);
+    return item !== undefined && !item.archived && item.content_hash === planned[i]?.item.content_hash;
+  });
+}
+
+/** `push --source` wants its chunks in recall: an unchanged file's chunks become injectable. */
+export function makeInjectable(
+  { store, writer }: WriteAccess,
+  ids: readonly string[],
+  file: FileReport,
+  at: () => string,
+): void {
+  const changed = store.transaction(() => {
+    let count = 0;
+    const now = at();
+    for (const id of new Set(ids)) {
+      const item = store.getItem(id);
+      if (item === undefined || item.injectable || item.quarantined || item.archived) continue;
+      writer.amend(nextVersion(item, { ...item, injectable: true }, now), 'update', { reason: 'made injectable by push --source' });
+      count++;
+    }
+    return count;
+  });
+  if (changed > 0) file.note = `${changed} chunk${changed === 1 ? '' : 's'} made injectable`;
+}

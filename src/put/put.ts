@@ -1,0 +1,196 @@
+/**
+ * The write operation (memtool's three modes): by id, by logical key, or a new item; with an
+ * optimistic version check, dedup on write (the same text reinforces the stored item), similar
+ * items reported and, with `merge_similar`, folded into the closest near-duplicate, and
+ * `supersedes` links. Every write passes the admission policy and goes through the item writer.
+ */
+import type { OperationContext } from '../context.js';
+import { EngramError } from '../errors.js';
+import { foldable } from '../lifecycle/consolidate.js';
+import { findSimilar, mergeSimilar, type SimilarItem } from '../lifecycle/similar.js';
+import type { PolicyVerdict } from '../policy/evaluate.js';
+import type { MemoryItem } from '../types.js';
+import { newItemId } from '../util/ids.js';
+import { admitWrite, type WriteOperation } from '../items/admission.js';
+import { createItem, hasChanges, mergeFields, nextVersion } from '../items/build-item.js';
+import { policyDetails } from '../items/journal.js';
+import { requireItem } from '../items/lookup.js';
+import { parseInput } from '../items/parse-input.js';
+import { type ParsedPut, type PutInput, putInputSchema, type UpdateInput, updateInputSchema } from '../items/schemas.js';
+
+/** Weight added to an item each time a duplicate write reinforces it. */
+const REINFORCE_WEIGHT = 0.1;
+
+/** What one write did. */
+export interface WriteResult {
+  /** `created`, `updated`, or `unchanged` when the write would not change the item. */
+  action: 'created' | 'updated' | 'unchanged';
+  /**
+   * How the target was chosen: by `id`, by logical `key`, a `new` item, or the closest near-duplicate
+   * (`similar`, with `merge_similar`).
+   */
+  mode: 'id' | 'key' | 'new' | 'similar';
+  item: MemoryItem;
+  /** The write policy's verdict; `quarantine` means stored, not injectable, expiring unless verified. */
+  policy: PolicyVerdict;
+  /** True when the same content already existed in the scope: that item was reinforced instead. */
+  deduplicated?: true;
+  /**
+   * Items of the scope like a new one (word similarity ≥ 0.6, or the same text with other values),
+   * most similar first, each a near-duplicate, a possible contradiction ("differs in: 5432 → 5433")
+   * or related.
+   */
+  similar?: SimilarItem[];
+}
+
+export interface WriteOptions {
+  /**
+   * A privileged writer (MCP `memory_write` on a server started with `--trust-writes`): the
+   * quarantine rules are skipped, never the reject rules.
+   */
+  privileged?: boolean;
+  /** Judged as a proposal (MCP `memory_write` by default): without provenance, it is quarantined. */
+  asProposal?: boolean;
+}
+
+/**
+ * Validates `input`, prepares the indexing of its text and of the item it may rewrite, then
+ * writes it in one transaction.
+ *
+ * @example
+ * const { action, item } = await putItem(ctx, { content: 'We chose JWT for stateless auth' }, 'put');
+ */
+export async function putItem(
+  ctx: OperationContext,
+  input: PutInput,
+  operation: WriteOperation,
+  privileged = false,
+): Promise<WriteResult> {
+  const { store } = ctx;
+  const parsed = parseInput(putInputSchema, input);
+  const { id, layer, key, task_id: taskId, step_id: stepId, content, title, tags = [], entities = [] } = parsed;
+  const target = id !== undefined
+    ? store.getItem(id)
+    : layer !== undefined && key !== undefined
+      ? store.findByKey({ layer, key, task_id: taskId ?? null, step_id: stepId ?? null })
+      : undefined;
+  await ctx.writer.prepare(content, title, ...tags, ...entities, target);
+  return writeParsed(ctx, parsed, operation, privileged);
+}
+
+/** Changes any fields of an existing item (content optional): a new version, through the policy. */
+export async function updateItem(ctx: OperationContext, id: string, input: UpdateInput): Promise<WriteResult> {
+  const fields = parseInput(updateInputSchema, input);
+  const existing = requireItem(ctx.store, id);
+  return putItem(ctx, { ...fields, id, content: fields.content ?? existing.content } as PutInput, 'put');
+}
+
+/**
+ * The write itself, in one transaction (a savepoint inside another), once indexing is prepared
+ * (see {@link putItem}).
+ */
+export function writeParsed(
+  ctx: OperationContext,
+  parsed: ParsedPut,
+  operation: WriteOperation,
+  privileged = false,
+): WriteResult {
+  const { store, writer } = ctx;
+  const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, supersedes = [], ...fields } = parsed;
+  if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
+    throw new EngramError('PARAM_ERROR', '--key needs --layer to address an item', {
+      hint: 'Use --layer project|feature|run with --key, or --id to update by id.',
+    });
+  }
+  const address
+    = fields.layer !== undefined && fields.key !== undefined
+      ? { layer: fields.layer, key: fields.key, task_id: fields.task_id ?? null, step_id: fields.step_id ?? null }
+      : undefined;
+  // A summary is injectable only if every item it replaces was (as a consolidation's merged item).
+  const hiding = supersedes.some((old) => {
+    const replaced = store.getItem(old);
+    return replaced !== undefined && (!replaced.injectable || replaced.quarantined);
+  });
+  if (hiding) fields.injectable = false;
+  const linked = (result: WriteResult): WriteResult => {
+    // A summary replacing what it merged: the old items leave recall, their text stays searchable.
+    for (const old of supersedes) {
+      requireItem(store, old);
+      if (old === result.item.id) continue;
+      writer.link({ src_id: result.item.id, dst_id: old, type: 'supersedes', created_at: ctx.now() });
+    }
+    return result;
+  };
+  // One write, inside the transaction; its supersedes links are added to whatever it returns.
+  const writeOnce = (): WriteResult => {
+    const at = ctx.now();
+    let existing: MemoryItem | undefined;
+    let mode: WriteResult['mode'] = 'new';
+    if (id !== undefined) {
+      existing = requireItem(store, id);
+      mode = 'id';
+    } else if (address !== undefined) {
+      existing = store.findByKey(address);
+      mode = 'key';
+    }
+    if (ifVersion !== undefined && (existing?.version ?? 0) !== ifVersion) {
+      throw new EngramError(
+        'CONFLICT',
+        `Version conflict: expected ${ifVersion}, stored ${existing?.version ?? 'none'}`,
+        {
+          hint: 'Re-read the item, merge your change, and retry with the current version.',
+          details: {
+            id: existing?.id ?? id ?? null,
+            expected_version: ifVersion,
+            current_version: existing?.version ?? 0,
+          },
+        },
+      );
+    }
+    const context = { operation, actor: ctx.actor, now: at, privileged };
+    if (existing === undefined) {
+      const { item, policy } = admitWrite(createItem(newItemId(), fields, at), context, ctx.admit);
+      // Dedup on write (mem-context): the same content, title, source and address in the same scope
+      // reinforces the item; the tags and entities the write brings are added to it.
+      const { scope, type, injectable, title, source, task_id, step_id, expires_at } = item;
+      const target = { scope, type, injectable, title, source, task_id, step_id, expires_at };
+      const duplicate = mode === 'new' && !item.quarantined ? store.findDuplicate(item.content, target) : undefined;
+      if (duplicate !== undefined) {
+        const united = {
+          ...duplicate,
+          tags: [...new Set([...duplicate.tags, ...item.tags])],
+          entities: [...new Set([...duplicate.entities, ...item.entities])],
+        };
+        const changed = hasChanges(duplicate, united);
+        if (changed) writer.update(nextVersion(duplicate, united, at), 'update', { mode: 'dedup' });
+        writer.reinforce(duplicate.id, at, REINFORCE_WEIGHT, { operation });
+        const action = changed ? 'updated' : 'unchanged';
+        return { action, mode, item: requireItem(store, duplicate.id), policy, deduplicated: true };
+      }
+      const similar = mode === 'new' && ctx.fullText ? findSimilar(store, item, ctx.indexer.loadedSegmenter()) : [];
+      const reported = similar.length > 0 ? { similar } : {};
+      // Only into an item it could fold with: same type, source, address, visibility and expiry.
+      const closest = similar.find((s) => s.kind === 'near-duplicate' && foldable(requireItem(store, s.id), item));
+      if (closest !== undefined && mergeSimilarOne) {
+        const target = requireItem(store, closest.id);
+        const admitted = admitWrite(mergeSimilar(target, item), context, ctx.admit);
+        let merged = target;
+        if (hasChanges(target, admitted.item)) {
+          merged = nextVersion(target, admitted.item, at);
+          writer.update(merged, 'update', { mode: 'similar', similarity: closest.similarity, ...policyDetails(admitted.policy) });
+        }
+        writer.reinforce(merged.id, at, REINFORCE_WEIGHT);
+        const action = merged === target ? 'unchanged' : 'updated';
+        return { action, mode: 'similar', item: requireItem(store, merged.id), policy: admitted.policy, ...reported };
+      }
+      writer.insert(item, 'create', { mode, ...policyDetails(policy) });
+      return { action: 'created', mode, item, policy, ...reported };
+    }
+    const { item: merged, policy } = admitWrite(mergeFields(existing, fields), context, ctx.admit);
+    if (!hasChanges(existing, merged)) return { action: 'unchanged', mode, item: existing, policy };
+    const item = nextVersion(existing, merged, at);
+    writer.update(item, 'update', { mode, ...policyDetails(policy) });
+    return { action: 'updated', mode, item, policy };
+  };
+  return store.transaction(() => linked(writeOnce()));
+}
