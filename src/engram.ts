@@ -67,7 +67,7 @@ import {
   foldable,
   consolidationCandidates,
 } from './lifecycle/consolidate.js';
-import { type Decay, decayOf } from './lifecycle/decay.js';
+import { type Decay, decayOf } from './forgetting/curve.js';
 import { possibleContradictions } from './lifecycle/contradictions.js';
 import { findSimilar, mergeSimilar, type SimilarItem } from './lifecycle/similar.js';
 import { rankSuggestions, type Suggestion } from './lifecycle/suggest.js';
@@ -271,7 +271,7 @@ export interface DoctorReport {
 export type { PullEntry, PullResult } from './ingest/pull.js';
 export type { CleanupPlan } from './lifecycle/cleanup.js';
 export type { CandidateGroup, ConsolidationCandidates, ConsolidationPlan } from './lifecycle/consolidate.js';
-export type { Decay } from './lifecycle/decay.js';
+export type { Decay } from './forgetting/curve.js';
 export type { SimilarItem } from './lifecycle/similar.js';
 export type { Suggestion } from './lifecycle/suggest.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
