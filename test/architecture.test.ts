@@ -67,7 +67,10 @@ function typeOnly(clause: string): boolean {
 function importsOf(file: string): ImportRef[] {
   const text = readFileSync(file, 'utf8');
   const refs: ImportRef[] = [];
-  for (const m of text.matchAll(/^\s*(?:import|export)\s+([^'"]*?)\s*from\s+'([^']+)'/gm)) {
+  // The clause stops at a semicolon or at the next import or export: `export interface …` never
+  // runs on into the re-export after it.
+  const clause = /^\s*(?:import|export)\s+((?:(?!^\s*(?:import|export)\b)[^'";])*?)\s*from\s+'([^']+)'/gm;
+  for (const m of text.matchAll(clause)) {
     if (!typeOnly(m[1] ?? '')) refs.push({ specifier: m[2] ?? '', lazy: false });
   }
   for (const m of text.matchAll(/^\s*import\s+'([^']+)'/gm))
