@@ -136,7 +136,8 @@ test('dependencies point down: every import goes to its own area or a lower rank
       upward.push(`${relative(ROOT, file)} imports '${specifier}': ${from} (rank ${fromRank}) → ${toArea} (rank ${toRank}), ${how}`);
     }
   }
-  assert.deepEqual(upward, [], `upward imports (see RANKS in test/architecture.test.ts):\n${upward.join('\n')}`);
+  const hint = 'move the code down, or, for a peer, give one area its own higher row in RANKS (test/architecture.test.ts)';
+  assert.deepEqual(upward, [], `upward imports (${hint}):\n${upward.join('\n')}`);
 });
 
 test('the CLI opens the MCP shell only lazily (`engram serve`); nothing else imports a shell', () => {
