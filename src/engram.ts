@@ -53,7 +53,7 @@ import {
   consolidate,
 } from './lifecycle/consolidate.js';
 import { type ConsolidationCandidates, consolidationCandidates } from './lifecycle/candidates.js';
-import { type Decay, decayOf } from './lifecycle/decay.js';
+import { type Decay, decayOf } from './forgetting/curve.js';
 import { possibleContradictions } from './lifecycle/contradictions.js';
 import { rankSuggestions, type Suggestion } from './lifecycle/suggest.js';
 import { redactItem } from './policy/redact.js';
@@ -230,7 +230,7 @@ export type { CandidateGroup, ConsolidationCandidates } from './lifecycle/candid
 export type { DeleteResult } from './put/delete-item.js';
 export type { LinkResult } from './put/link-items.js';
 export type { WriteOptions, WriteResult } from './put/put.js';
-export type { Decay } from './lifecycle/decay.js';
+export type { Decay } from './forgetting/curve.js';
 export type { SimilarItem } from './lifecycle/similar.js';
 export type { Suggestion } from './lifecycle/suggest.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';

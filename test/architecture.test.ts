@@ -1,6 +1,8 @@
 /**
- * Import directions (ARCHITECTURE.md §1): shells → engram.ts → feature folders → store → types,
- * errors, util. Also: only store/ touches the driver, only entry points read the environment, and
+ * Import directions (ARCHITECTURE.md §1): every area of src/ has a rank in {@link RANKS}, and an
+ * import points to its own area or to a lower rank: shells → engram.ts → feature folders → store →
+ * types, errors, util. Also: only store/ touches the driver, only mcp/ the MCP SDK, the CLI opens
+ * the MCP shell only lazily (`engram serve`), only entry points read the environment, and
  * `engram --help` loads no heavy module.
  */
 import assert from 'node:assert/strict';
@@ -12,11 +14,35 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SRC = join(ROOT, 'src');
 
-function sourceFiles(dir = SRC): string[] {
+/**
+ * The rank of every area of src/ (a folder, or a top-level file without `.ts`), lowest first. An
+ * import must point to its own area or to an area of a lower rank; the areas of one rank are peers
+ * and import none of each other, so no two areas can import each other. A new folder or top-level
+ * file needs a place here: the test fails until it has one. Derived from the import graph: search
+ * ranks on the forgetting curve, items on search (index text, query terms) and policy, ingest and
+ * lifecycle on items.
+ */
+const RANKS: readonly (readonly string[])[] = [
+  ['types', 'errors', 'util', 'version', 'context'],
+  ['store'],
+  ['config', 'policy', 'recall', 'forgetting'],
+  ['search'],
+  ['items'],
+  ['ingest', 'lifecycle'],
+  ['put'],
+  ['engram'],
+  ['index'],
+  ['mcp'],
+  ['cli'],
+];
+
+const RANK = new Map(RANKS.flatMap((areas, rank) => areas.map((name) => [name, rank] as const)));
+
+function sourceFiles(dir = SRC, withTests = false): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+    if (entry.isDirectory()) return sourceFiles(path, withTests);
+    return entry.name.endsWith('.ts') && (withTests || !entry.name.endsWith('.test.ts')) ? [path] : [];
   });
 }
 
@@ -25,23 +51,40 @@ interface ImportRef {
   lazy: boolean;
 }
 
+/**
+ * True when an import or export clause brings in types only: `import type …`, or braces whose
+ * every name is marked `type` (`import { type A, type B }`) with no default or namespace import.
+ * Such imports vanish from the compiled code; `import { type A, b }` still loads the module.
+ */
+function typeOnly(clause: string): boolean {
+  const body = clause.trim();
+  if (/^type\s/.test(body)) return true;
+  const braces = /^\{([^}]*)\}$/.exec(body);
+  if (braces === null) return false;
+  const names = (braces[1] ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  return names.length > 0 && names.every((name) => /^type\s/.test(name));
+}
+
 function importsOf(file: string): ImportRef[] {
   const text = readFileSync(file, 'utf8');
   const refs: ImportRef[] = [];
-  for (const m of text.matchAll(/^\s*(?:import|export)\s+(type\s+)?[^'"]*?from\s+'([^']+)'/gm)) {
-    if (!m[1]) refs.push({ specifier: m[2] ?? '', lazy: false });
+  // The clause stops at a semicolon or at the next import or export: `export interface …` never
+  // runs on into the re-export after it.
+  const clause = /^\s*(?:import|export)\s+((?:(?!^\s*(?:import|export)\b)[^'";])*?)\s*from\s+'([^']+)'/gm;
+  for (const m of text.matchAll(clause)) {
+    if (!typeOnly(m[1] ?? '')) refs.push({ specifier: m[2] ?? '', lazy: false });
   }
   for (const m of text.matchAll(/^\s*import\s+'([^']+)'/gm))
     refs.push({ specifier: m[1] ?? '', lazy: false });
-  for (const m of text.matchAll(/import\(\s*'([^']+)'\s*\)/g))
+  for (const m of text.matchAll(/(?<!typeof\s*)import\(\s*'([^']+)'\s*\)/g))
     refs.push({ specifier: m[1] ?? '', lazy: true });
   return refs;
 }
 
-/** Folder of a file relative to src/ ('' for top-level files). */
+/** Folder of a file relative to src/, or the name of a top-level file without `.ts`. */
 function area(file: string): string {
   const rel = relative(SRC, file);
-  return rel.includes('/') ? (rel.split('/')[0] ?? '') : rel.replace(/\.ts$/, '');
+  return rel.includes('/') ? (rel.split('/')[0] ?? '') : rel.replace(/(?:\.test)?\.ts$/, '');
 }
 
 function target(file: string, specifier: string): string | undefined {
@@ -50,6 +93,23 @@ function target(file: string, specifier: string): string | undefined {
 }
 
 const files = sourceFiles();
+
+test('the inline-type rule: only imports whose every name is a type are skipped', () => {
+  assert.ok(typeOnly('type { Store }'));
+  assert.ok(typeOnly('{ type Store, type Clock }'));
+  assert.ok(!typeOnly('{ type Store, openStore }'));
+  assert.ok(!typeOnly('Default, { type Store }'));
+  assert.ok(!typeOnly('* as store'));
+  assert.ok(!typeOnly('{ typeOf }'));
+});
+
+test('every area of src/ has a rank, and every ranked area exists', () => {
+  const present = new Set(sourceFiles(SRC, true).map(area));
+  const unranked = [...present].filter((name) => !RANK.has(name)).sort();
+  assert.deepEqual(unranked, [], `areas of src/ missing from RANKS in test/architecture.test.ts: ${unranked.join(', ')}`);
+  const missing = [...RANK.keys()].filter((name) => !present.has(name)).sort();
+  assert.deepEqual(missing, [], `RANKS names areas that src/ does not have: ${missing.join(', ')}`);
+});
 
 test('only store/ imports the SQLite driver; only mcp/ imports the MCP SDK', () => {
   for (const file of files) {
@@ -61,28 +121,37 @@ test('only store/ imports the SQLite driver; only mcp/ imports the MCP SDK', () 
   }
 });
 
-test('dependencies point down: nothing imports the shells, features never import the facade', () => {
+test('dependencies point down: every import goes to its own area or a lower rank', () => {
+  const upward: string[] = [];
+  for (const file of files) {
+    const from = area(file);
+    const fromRank = RANK.get(from);
+    if (fromRank === undefined) continue; // reported by the test above
+    for (const { specifier } of importsOf(file)) {
+      const to = target(file, specifier);
+      if (to === undefined) continue;
+      const toArea = area(to);
+      const toRank = RANK.get(toArea);
+      if (toArea === from || toRank === undefined || toRank < fromRank) continue;
+      const how = toRank === fromRank ? 'a peer of the same rank' : 'a higher rank';
+      upward.push(`${relative(ROOT, file)} imports '${specifier}': ${from} (rank ${fromRank}) → ${toArea} (rank ${toRank}), ${how}`);
+    }
+  }
+  const hint = 'move the code down, or, for a peer, give one area its own higher row in RANKS (test/architecture.test.ts)';
+  assert.deepEqual(upward, [], `upward imports (${hint}):\n${upward.join('\n')}`);
+});
+
+test('the CLI opens the MCP shell only lazily (`engram serve`); nothing else imports a shell', () => {
   const shells = new Set(['cli', 'mcp']);
-  const lowest = new Set(['types', 'errors', 'util', 'version']);
   for (const file of files) {
     const from = area(file);
     for (const { specifier, lazy } of importsOf(file)) {
       const to = target(file, specifier);
       if (to === undefined) continue;
       const toArea = area(to);
-      const where = `${relative(ROOT, file)} → ${specifier}`;
-      // `engram serve` is the one door from the CLI into the MCP shell, and it is opened lazily.
       const serves = from === 'cli' && toArea === 'mcp' && lazy;
-      if (shells.has(toArea) && !serves) assert.equal(toArea, from, `${where}: only a shell imports itself`);
-      if (toArea === 'engram')
-        assert.ok(shells.has(from) || from === 'index', `${where}: only shells use the facade`);
-      if (from === 'store')
-        assert.ok(
-          toArea === 'store' || lowest.has(toArea),
-          `${where}: store sits above types/errors/util only`,
-        );
-      if (lowest.has(from))
-        assert.ok(lowest.has(toArea), `${where}: the lowest layer imports nothing above it`);
+      if (shells.has(toArea) && !serves)
+        assert.equal(toArea, from, `${relative(ROOT, file)} → ${specifier}: only a shell imports itself`);
     }
   }
 });

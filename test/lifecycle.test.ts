@@ -82,7 +82,7 @@ test('CLI: update, forget, link, links', (t) => {
 const DAY = 86_400_000;
 
 test('decay combines the tier rate and the layer half-life; stale at 0.2; use resets the clock', async () => {
-  const { decayOf } = await import('../src/lifecycle/decay.js');
+  const { decayOf } = await import('../src/forgetting/curve.js');
   const at = '2026-01-01T00:00:00.000Z';
   const item = { tier: 'stm', layer: null, updated_at: at, last_used_at: null } as const;
   const after = (days: number) => new Date(Date.parse(at) + days * DAY);

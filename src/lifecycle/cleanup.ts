@@ -4,10 +4,10 @@
  * which archived items to delete for good. The plan is all a dry run does; applying it runs in one
  * transaction, each change with its event.
  */
+import { decayOf } from '../forgetting/curve.js';
 import type { WriteAccess } from '../items/writer.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
-import { decayOf } from './decay.js';
 
 /** mem-context's archive phase: weight under this after {@link WEAK_AFTER_DAYS} days. */
 export const WEAK_WEIGHT = 0.1;

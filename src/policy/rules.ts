@@ -10,10 +10,11 @@
 
 import { HIDDEN_CHARACTERS_RULE } from './hidden-characters.js';
 import { SECRETLINT_RULES } from './secretlint.js';
-import { INJECTION_RULES, INSTRUCTION_RULES, SELF_INSTRUCTION_RULES } from './injection.js';
+import { INJECTION_RULES } from './injection.js';
+import { INSTRUCTION_RULES, SELF_INSTRUCTION_RULES } from './instructions.js';
 import { SECRET_RULES } from './secrets.js';
 
-export { entropy, isPlaceholder } from './secrets.js';
+export { entropy, isPlaceholder } from './secret-values.js';
 
 export type PolicyGroup = 'secret' | 'injection' | 'instruction' | 'self-instruction' | 'pii' | 'size' | 'provenance';
 export type PolicyAction = 'reject' | 'quarantine';

@@ -8,7 +8,7 @@
  */
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { PatternRule } from './rules.js';
-import { isDocumentationValue } from './secrets.js';
+import { isDocumentationValue } from './secret-values.js';
 
 /** The parts of secretlint's rule API the adapter uses (its types package is not a dependency). */
 interface SecretlintReport {

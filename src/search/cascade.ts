@@ -2,7 +2,7 @@
  * The search cascade over a store: any word ranked by BM25, then word prefixes, then substrings
  * (LIKE); the first stage with hits answers and says so. Then the explainable re-ranking.
  */
-import { decayOf } from '../lifecycle/decay.js';
+import { decayOf } from '../forgetting/curve.js';
 import type { ListFilter, ScoredItem, Store, TextQuery } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { buildFtsQuery, queryTerms } from './fts-query.js';

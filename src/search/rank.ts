@@ -10,12 +10,12 @@
  * feature 180 d, project 365 d; 180 d without a layer). Items that differ only in relevance keep
  * BM25's order. Sorts other than relevance follow memtool §8.1.
  */
+import { HALF_LIFE_DAYS } from '../forgetting/curve.js';
 import type { MemoryItem } from '../types.js';
 
 export const SORTS = ['relevance', 'updated', 'confidence', 'recency', 'mixed'] as const;
 export type SearchSort = (typeof SORTS)[number];
 
-export const HALF_LIFE_DAYS: Readonly<Record<string, number>> = Object.freeze({ run: 14, feature: 180, project: 365 });
 const DEFAULT_HALF_LIFE_DAYS = 180;
 const TIER_BOOST: Readonly<Record<string, number>> = Object.freeze({ ltm: 1.1, mtm: 1.05, stm: 1 });
 const TYPE_BOOST: Readonly<Record<string, number>> = Object.freeze({ decision: 1.1, constraint: 1.1, definition: 1.1 });

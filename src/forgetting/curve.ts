@@ -1,6 +1,8 @@
 /**
- * The forgetting curve (pure). One formula combines mem-context's decay rates per tier and
- * memtool's half-lives per layer:
+ * The forgetting curve (pure): the layer half-lives and tier rates shared by search ranking
+ * (`search/rank.ts`, `search/cascade.ts`) and the lifecycle (`lifecycle/cleanup.ts`), so neither
+ * folder imports the other. One formula combines mem-context's decay rates per tier and memtool's
+ * half-lives per layer:
  *
  *   decay = exp(−(tier_rate + ln2 / layer_half_life) × age_days)
  *
@@ -11,8 +13,9 @@
  * decays.
  */
 import type { MemoryItem } from '../types.js';
-import { HALF_LIFE_DAYS } from '../search/rank.js';
 
+/** memtool's half-lives by layer, in days: used by decay here and by recency in search ranking. */
+export const HALF_LIFE_DAYS: Readonly<Record<string, number>> = Object.freeze({ run: 14, feature: 180, project: 365 });
 export const TIER_DECAY_PER_DAY: Readonly<Record<string, number>> = Object.freeze({ stm: 0.15, mtm: 0.03, ltm: 0 });
 export const STALE_AT = 0.2;
 const DAY_MS = 86_400_000;
