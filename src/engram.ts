@@ -76,7 +76,7 @@ import { ALL_RULES, type PolicyRule } from './policy/rules.js';
 import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
 import { explainHit, rankHits, type SearchStage, searchCascade } from './search/cascade.js';
 import type { SearchSort } from './search/rank.js';
-import type { CreatedFile } from './store/remove-empty-store.js';
+import type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 import type { DeleteCounts, ListFilter, Store, StoreHealth } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, Workspace } from './types.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
@@ -87,7 +87,7 @@ import { type Clock, systemClock } from './util/time.js';
 import type { AutoConsolidateOptions } from './context.js';
 
 export type { ImportReport } from './items/import-lines.js';
-export type { CreatedFile } from './store/remove-empty-store.js';
+export type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 export type {
   GetQuery,
   ListInput,
@@ -434,7 +434,7 @@ export const POLICY_RULES: readonly PolicyRule[] = ALL_RULES;
  * if (!(await removeEmptyStore(path, { dev, ino, birthtimeMs }))) console.error(`created store ${path}`);
  */
 export async function removeEmptyStore(path: string, created: CreatedFile): Promise<boolean> {
-  const store = await import('./store/remove-empty-store.js');
+  const store = await import('./store/sqlite/remove-empty-store.js');
   return store.removeEmptyStore(path, created);
 }
 

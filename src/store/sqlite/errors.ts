@@ -3,7 +3,7 @@
  * a damaged page STORE_CORRUPT, anything else from SQLite a DB_ERROR, always keeping the original
  * as `cause`.
  */
-import { EngramError, isEngramError } from '../errors.js';
+import { EngramError, isEngramError } from '../../errors.js';
 import { storeCorrupt } from './page-check.js';
 
 const BUSY_CODES = new Set([
