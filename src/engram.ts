@@ -61,7 +61,7 @@ import { ALL_RULES, type PolicyRule } from './policy/rules.js';
 import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
 import { explainHit, rankHits, type SearchStage, searchCascade } from './search/cascade.js';
 import type { SearchSort } from './search/rank.js';
-import type { CreatedFile } from './store/remove-empty-store.js';
+import type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 import type { ListFilter, Store, StoreHealth } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, Workspace } from './types.js';
 import { createIndexer } from './search/indexer.js';
@@ -77,7 +77,7 @@ import { type Clock, systemClock } from './util/time.js';
 import type { AutoConsolidateOptions } from './context.js';
 
 export type { ImportReport } from './items/import-lines.js';
-export type { CreatedFile } from './store/remove-empty-store.js';
+export type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 export type {
   GetQuery,
   ListInput,
@@ -380,13 +380,13 @@ export const POLICY_RULES: readonly PolicyRule[] = ALL_RULES;
  * Removes the store file at `path` when it is still the file this process created (`created`: its
  * device and inode) and holds nothing; returns whether it did. Close every connection to it first.
  * The CLI's way to leave no file behind after a first write that stored nothing; see
- * `store/remove-empty-store.ts` for why it never deletes another process's data.
+ * `store/sqlite/remove-empty-store.ts` for why it never deletes another process's data.
  *
  * @example
  * if (!(await removeEmptyStore(path, { dev, ino, birthtimeMs }))) console.error(`created store ${path}`);
  */
 export async function removeEmptyStore(path: string, created: CreatedFile): Promise<boolean> {
-  const store = await import('./store/remove-empty-store.js');
+  const store = await import('./store/sqlite/remove-empty-store.js');
   return store.removeEmptyStore(path, created);
 }
 

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { SCHEMA_VERSION } from '../src/store/migrations/index.js';
+import { SCHEMA_VERSION } from '../src/store/sqlite/migrations/index.js';
 import { CLI, cli, tempDir } from './helpers.js';
 
 const fileHash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');

@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { openEngram } from '../src/index.js';
 import { TOOLS } from '../src/mcp/tools/index.js';
-import { SCHEMA_VERSION } from '../src/store/migrations/index.js';
+import { SCHEMA_VERSION } from '../src/store/sqlite/migrations/index.js';
 import { CLI, cli, nodeAsync, policyCorpus, tempDir } from './helpers.js';
 
 interface ToolResult {

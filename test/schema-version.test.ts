@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { EngramError, openEngram } from '../src/index.js';
-import { SCHEMA_VERSION } from '../src/store/migrations/index.js';
+import { SCHEMA_VERSION } from '../src/store/sqlite/migrations/index.js';
 import { cli, tempDir } from './helpers.js';
 
 const hash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -56,7 +56,7 @@ test('migrations are recorded in schema_meta and re-opening is a no-op', async (
 
 test('the store runs with WAL, foreign keys, NORMAL sync and a 5 s busy timeout', async (t) => {
   const db = join(tempDir(t), 'memory.db');
-  const { openDatabase } = await import('../src/store/open-database.js');
+  const { openDatabase } = await import('../src/store/sqlite/open.js');
   const conn = openDatabase(db);
   t.after(() => conn.close());
   assert.equal(conn.pragma('journal_mode', { simple: true }), 'wal');

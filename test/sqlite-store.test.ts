@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createSqliteStore } from '../src/store/sqlite-store.js';
+import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { tempDir } from './helpers.js';
 import { runStoreContract } from './store-contract.js';
 

@@ -1,15 +1,25 @@
 /**
- * The storage contract as one reusable suite: every backend behind the `Store` interface must pass
- * it. Backends register with `runStoreContract(name, factory)`. Calls are awaited so an async
- * backend can pass the same suite.
+ * The storage contract as one reusable suite: every backend behind the async `Store` interface
+ * must pass it. A backend registers with `runStoreContract(name, factory)`; a factory that needs a
+ * server (a database URL) passes `skip` with the reason when none is configured. The text-search
+ * section speaks in terms and modes only, never a backend's query syntax.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createItem } from '../src/items/build-item.js';
-import type { Store } from '../src/store/store.js';
+import type { ListFilter, Store } from '../src/store/contract/index.js';
 import type { MemoryItem } from '../src/types.js';
 
-export type StoreFactory = (t: { after: (fn: () => void) => void }) => Store;
+interface TestContext {
+  after: (fn: () => void | Promise<void>) => void;
+}
+
+export type StoreFactory = (t: TestContext) => Store | Promise<Store>;
+
+export interface ContractOptions {
+  /** A reason to skip the whole suite (e.g. no database URL for a server backend). */
+  skip?: string;
+}
 
 const NO_CJK = { segmented: '' };
 
@@ -23,16 +33,28 @@ function item(
   return { ...createItem(id, { content: fields.content ?? `content ${counter}` }, at), ...fields };
 }
 
-function open(factory: StoreFactory, t: { after: (fn: () => void) => void }): Store {
-  const store = factory(t);
+async function open(factory: StoreFactory, t: TestContext): Promise<Store> {
+  const store = await factory(t);
   t.after(() => store.close());
   return store;
 }
 
-export function runStoreContract(name: string, factory: StoreFactory): void {
-  describe(`store contract: ${name}`, () => {
+/** Inserts an item with its full-text entry, the way the item writer does. */
+async function put(tx: Store, stored: MemoryItem, segmented = ''): Promise<void> {
+  await tx.items.insert(stored);
+  await tx.text.put(stored, { segmented });
+}
+
+async function insertAll(store: Store, ...items: MemoryItem[]): Promise<void> {
+  await store.transaction(async (tx) => {
+    for (const i of items) await put(tx, i);
+  });
+}
+
+export function runStoreContract(name: string, factory: StoreFactory, options: ContractOptions = {}): void {
+  describe(`store contract: ${name}`, { skip: options.skip }, () => {
     test('an item round-trips with every field, tag order and entities intact', async (t) => {
-      const store = open(factory, t);
+      const store = await open(factory, t);
       const original = item({
         title: 'Título 标题 🚀',
         tags: ['zeta', 'alpha', 'mid'],
@@ -47,36 +69,40 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         secrecy: 'S0',
         expires_at: '2027-01-01T00:00:00.000Z',
       });
-      await store.transaction(() => store.insertItem(original, NO_CJK));
-      assert.deepEqual(await store.getItem(original.id), original);
-      assert.equal(await store.getItem('MEM-missing'), undefined);
+      await insertAll(store, original);
+      assert.deepEqual(await store.items.get(original.id), original);
+      assert.equal(await store.items.get('MEM-missing'), undefined);
     });
 
     test('update replaces the row and its tags', async (t) => {
-      const store = open(factory, t);
+      const store = await open(factory, t);
       const original = item({ tags: ['a', 'b'] });
-      await store.transaction(() => store.insertItem(original, NO_CJK));
+      await insertAll(store, original);
       const changed = { ...original, content: 'new', tags: ['c'], version: 2 };
-      await store.transaction(() => store.updateItem(changed, NO_CJK));
-      assert.deepEqual(await store.getItem(original.id), changed);
-      assert.equal((await store.listItems({ tags: ['a'] })).total, 0);
+      await store.transaction(async (tx) => {
+        await tx.items.update(changed);
+        await tx.text.put(changed, NO_CJK);
+      });
+      assert.deepEqual(await store.items.get(original.id), changed);
+      assert.equal((await store.items.list({ tags: ['a'] })).total, 0);
     });
 
     test('a failed transaction leaves nothing behind', async (t) => {
-      const store = open(factory, t);
+      const store = await open(factory, t);
       const doomed = item();
-      assert.throws(() =>
-        store.transaction(() => {
-          store.insertItem(doomed, NO_CJK);
+      await assert.rejects(
+        store.transaction(async (tx) => {
+          await put(tx, doomed);
           throw new Error('boom');
         }),
+        /boom/,
       );
-      assert.equal(await store.getItem(doomed.id), undefined);
+      assert.equal(await store.items.get(doomed.id), undefined);
       assert.equal((await store.stats()).total, 0);
     });
 
     test('findByKey matches the exact address, NULLs included, newest non-archived first', async (t) => {
-      const store = open(factory, t);
+      const store = await open(factory, t);
       const older = item(
         { layer: 'run', key: 'logs', task_id: 'T1', step_id: null },
         '2026-11-20T00:00:00.000Z',
@@ -93,25 +119,25 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         { layer: 'run', key: 'logs', task_id: 'T1', step_id: 'S2' },
         '2026-11-23T00:00:00.000Z',
       );
-      await store.transaction(() => {
-        for (const i of [older, newer, archived, otherStep]) store.insertItem(i, NO_CJK);
+      await store.transaction(async (tx) => {
+        for (const i of [older, newer, archived, otherStep]) await put(tx, i);
       });
       assert.equal(
-        (await store.findByKey({ layer: 'run', key: 'logs', task_id: 'T1', step_id: null }))?.id,
+        (await store.items.findByKey({ layer: 'run', key: 'logs', task_id: 'T1', step_id: null }))?.id,
         newer.id,
       );
       assert.equal(
-        (await store.findByKey({ layer: 'run', key: 'logs', task_id: 'T1', step_id: 'S2' }))?.id,
+        (await store.items.findByKey({ layer: 'run', key: 'logs', task_id: 'T1', step_id: 'S2' }))?.id,
         otherStep.id,
       );
       assert.equal(
-        await store.findByKey({ layer: 'run', key: 'logs', task_id: null, step_id: null }),
+        await store.items.findByKey({ layer: 'run', key: 'logs', task_id: null, step_id: null }),
         undefined,
       );
     });
 
     test('list filters combine with AND; tags must all match; totals ignore paging', async (t) => {
-      const store = open(factory, t);
+      const store = await open(factory, t);
       const items = [
         item({
           tier: 'ltm',
@@ -142,11 +168,11 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         }),
         { ...item({ tags: ['auth', 'jwt'] }), archived: true },
       ];
-      await store.transaction(() => {
-        for (const i of items) store.insertItem(i, NO_CJK);
+      await store.transaction(async (tx) => {
+        for (const i of items) await put(tx, i);
       });
-      const ids = async (filter: Parameters<Store['listItems']>[0]) =>
-        (await store.listItems(filter)).items.map((i) => i.id).sort();
+      const ids = async (filter: ListFilter) =>
+        (await store.items.list(filter)).items.map((i) => i.id).sort();
       assert.deepEqual(await ids({ tags: ['auth'] }), [items[0]?.id, items[1]?.id].sort());
       assert.deepEqual(await ids({ tags: ['auth', 'jwt'] }), [items[0]?.id]);
       assert.deepEqual(
@@ -165,45 +191,45 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(await ids({ task_id: 'T2' }), [items[1]?.id]);
       assert.deepEqual(await ids({ step_id: 'S1', layer: 'run' }), [items[2]?.id]);
       assert.deepEqual(await ids({ key: 'auth.login' }), [items[0]?.id]);
-      const page = await store.listItems({ limit: 1, offset: 1 });
+      const page = await store.items.list({ limit: 1, offset: 1 });
       assert.equal(page.total, 3);
       assert.equal(page.items.length, 1);
     });
 
     test('list sorts newest first by updated or created, and bounds by time', async (t) => {
-      const store = open(factory, t);
+      const store = await open(factory, t);
       const a = { ...item({}, '2026-01-01T00:00:00.000Z'), updated_at: '2026-06-01T00:00:00.000Z' };
       const b = item({}, '2026-03-01T00:00:00.000Z');
-      await store.transaction(() => {
-        store.insertItem(a, NO_CJK);
-        store.insertItem(b, NO_CJK);
+      await store.transaction(async (tx) => {
+        await put(tx, a);
+        await put(tx, b);
       });
       assert.deepEqual(
-        (await store.listItems({ sort: 'updated' })).items.map((i) => i.id),
+        (await store.items.list({ sort: 'updated' })).items.map((i) => i.id),
         [a.id, b.id],
       );
       assert.deepEqual(
-        (await store.listItems({ sort: 'created' })).items.map((i) => i.id),
+        (await store.items.list({ sort: 'created' })).items.map((i) => i.id),
         [b.id, a.id],
       );
       assert.deepEqual(
-        (await store.listItems({ since: '2026-04-01T00:00:00.000Z' })).items.map((i) => i.id),
+        (await store.items.list({ since: '2026-04-01T00:00:00.000Z' })).items.map((i) => i.id),
         [a.id],
       );
       assert.deepEqual(
-        (await store.listItems({ until: '2026-04-01T00:00:00.000Z' })).items.map((i) => i.id),
+        (await store.items.list({ until: '2026-04-01T00:00:00.000Z' })).items.map((i) => i.id),
         [b.id],
       );
     });
 
     test('revisions are kept per version, duplicates refused, listed oldest first', async (t) => {
-      const store = open(factory, t);
+      const store = await open(factory, t);
       const v1 = item();
       const v2 = { ...v1, content: 'second', version: 2 };
-      await store.transaction(() => {
-        store.insertItem(v1, NO_CJK);
+      await store.transaction(async (tx) => {
+        await put(tx, v1);
         assert.equal(
-          store.addRevision({
+          await tx.history.addRevision({
             item_id: v1.id,
             version: 2,
             changed_at: v1.updated_at,
@@ -214,7 +240,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           true,
         );
         assert.equal(
-          store.addRevision({
+          await tx.history.addRevision({
             item_id: v1.id,
             version: 1,
             changed_at: v1.created_at,
@@ -225,7 +251,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           true,
         );
         assert.equal(
-          store.addRevision({
+          await tx.history.addRevision({
             item_id: v1.id,
             version: 1,
             changed_at: v1.created_at,
@@ -236,7 +262,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           false,
         );
       });
-      const revisions = await store.listRevisions(v1.id);
+      const revisions = await store.history.listRevisions(v1.id);
       assert.deepEqual(
         revisions.map((r) => [r.version, r.actor]),
         [
@@ -245,16 +271,16 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         ],
       );
       assert.deepEqual(revisions[1]?.item, v2);
-      assert.equal(await store.countRevisions(v1.id), 2);
+      assert.equal(await store.history.countRevisions(v1.id), 2);
     });
 
     test('links are directed, deduplicated and listed from both ends', async (t) => {
-      const store = open(factory, t);
+      const store = await open(factory, t);
       const a = item();
       const b = item();
-      await store.transaction(() => {
-        store.insertItem(a, NO_CJK);
-        store.insertItem(b, NO_CJK);
+      await store.transaction(async (tx) => {
+        await put(tx, a);
+        await put(tx, b);
       });
       const link = {
         src_id: a.id,
@@ -262,20 +288,20 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         type: 'supersedes' as const,
         created_at: a.created_at,
       };
-      assert.equal(await store.transaction(() => store.addLink(link)), true);
-      assert.equal(await store.transaction(() => store.addLink(link)), false);
-      assert.deepEqual(await store.listLinks(a.id), [link]);
-      assert.deepEqual(await store.listLinks(b.id), [link]);
+      assert.equal(await store.transaction((tx) => tx.links.add(link)), true);
+      assert.equal(await store.transaction((tx) => tx.links.add(link)), false);
+      assert.deepEqual(await store.links.list(a.id), [link]);
+      assert.deepEqual(await store.links.list(b.id), [link]);
     });
 
     test('hard delete removes the item and its derived rows, keeps events, reports counts', async (t) => {
-      const store = open(factory, t);
+      const store = await open(factory, t);
       const a = item({ tags: ['x', 'y'], entities: ['e'] });
       const b = item();
-      await store.transaction(() => {
-        store.insertItem(a, NO_CJK);
-        store.insertItem(b, NO_CJK);
-        store.addRevision({
+      await store.transaction(async (tx) => {
+        await put(tx, a);
+        await put(tx, b);
+        tx.history.addRevision({
           item_id: a.id,
           version: 1,
           changed_at: a.created_at,
@@ -283,8 +309,8 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           reason: 'create',
           item: a,
         });
-        store.addLink({ src_id: b.id, dst_id: a.id, type: 'supports', created_at: a.created_at });
-        store.addEvent({
+        await tx.links.add({ src_id: b.id, dst_id: a.id, type: 'supports', created_at: a.created_at });
+        await tx.history.addEvent({
           item_id: a.id,
           action: 'create',
           actor: null,
@@ -292,7 +318,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           details: {},
         });
       });
-      const counts = await store.transaction(() => store.deleteItem(a.id));
+      const counts = await store.transaction((tx) => tx.items.delete(a.id));
       // A backend may report more derived tables (its full-text index); these must be there.
       assert.deepEqual(
         {
@@ -304,19 +330,19 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         },
         { memory_tags: 2, memory_entities: 1, memory_revisions: 1, memory_links: 1, memory_items: 1 },
       );
-      assert.equal(await store.getItem(a.id), undefined);
-      assert.deepEqual(await store.listLinks(b.id), []);
-      assert.equal((await store.listEvents(a.id)).length, 1);
+      assert.equal(await store.items.get(a.id), undefined);
+      assert.deepEqual(await store.links.list(b.id), []);
+      assert.equal((await store.history.listEvents(a.id)).length, 1);
     });
 
-    test('iterateItems yields every item oldest first, across pages', async (t) => {
-      const store = open(factory, t);
+    test('items.iterate yields every item oldest first, across pages', async (t) => {
+      const store = await open(factory, t);
       const all: MemoryItem[] = [];
       for (let i = 0; i < 1203; i++) {
         all.push(item({}, new Date(Date.UTC(2026, 0, 1, 0, 0, i % 600)).toISOString()));
       }
-      await store.transaction(() => {
-        for (const i of all) store.insertItem(i, NO_CJK);
+      await store.transaction(async (tx) => {
+        for (const i of all) await put(tx, i);
       });
       const expected = [...all]
         .sort((x, y) =>
@@ -329,19 +355,18 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
               : 1,
         )
         .map((i) => i.id);
-      assert.deepEqual(
-        [...(await store.iterateItems())].map((i) => i.id),
-        expected,
-      );
+      const seen: string[] = [];
+      for await (const i of store.items.iterate()) seen.push(i.id);
+      assert.deepEqual(seen, expected);
     });
 
     test('events and stats', async (t) => {
-      const store = open(factory, t);
-      await store.transaction(() => {
-        store.insertItem(item({ tier: 'ltm', type: 'decision', layer: 'project' }), NO_CJK);
-        store.insertItem(item({ tier: 'stm' }), NO_CJK);
-        store.insertItem({ ...item({ tier: 'stm' }), archived: true }, NO_CJK);
-        store.addEvent({
+      const store = await open(factory, t);
+      await store.transaction(async (tx) => {
+        await put(tx, item({ tier: 'ltm', type: 'decision', layer: 'project' }));
+        await put(tx, item({ tier: 'stm' }));
+        await put(tx, { ...item({ tier: 'stm' }), archived: true });
+        await tx.history.addEvent({
           item_id: null,
           action: 'note',
           actor: 'me',
@@ -349,7 +374,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           details: { n: 1 },
         });
       });
-      const events = await store.listEvents();
+      const events = await store.history.listEvents();
       assert.deepEqual(
         events.map((e) => [e.action, e.actor, e.details]),
         [['note', 'me', { n: 1 }]],
@@ -363,24 +388,176 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       assert.ok(stats.schema_version >= 1);
     });
 
-    test('countLiveMemories counts live, non-quarantined, non-chunk items of a tier; meta values persist', async (t) => {
-      const store = open(factory, t);
-      await store.transaction(() => {
-        store.insertItem(item({ tier: 'stm' }), NO_CJK);
-        store.insertItem(item({ tier: 'stm', scope: 'other', provenance: { source: 'adr' } }), NO_CJK);
-        store.insertItem(item({ tier: 'stm', provenance: { source_path: 'a.md', chunk_index: 1 } }), NO_CJK);
-        store.insertItem(item({ tier: 'stm', archived: true }), NO_CJK);
-        store.insertItem(item({ tier: 'stm', quarantined: true }), NO_CJK);
-        store.insertItem(item({ tier: 'mtm' }), NO_CJK);
+    test('countLive counts live, non-quarantined, non-chunk items of a tier; meta values persist', async (t) => {
+      const store = await open(factory, t);
+      await store.transaction(async (tx) => {
+        await put(tx, item({ tier: 'stm' }));
+        await put(tx, item({ tier: 'stm', scope: 'other', provenance: { source: 'adr' } }));
+        await put(tx, item({ tier: 'stm', provenance: { source_path: 'a.md', chunk_index: 1 } }));
+        await put(tx, item({ tier: 'stm', archived: true }));
+        await put(tx, item({ tier: 'stm', quarantined: true }));
+        await put(tx, item({ tier: 'mtm' }));
       });
-      assert.equal(await store.countLiveMemories('stm'), 2);
-      assert.equal(await store.countLiveMemories('ltm'), 0);
-      const page = await store.listItems({ tier: 'stm', chunks: 'exclude', quarantined: 'exclude' });
+      assert.equal(await store.items.countLive('stm'), 2);
+      assert.equal(await store.items.countLive('ltm'), 0);
+      const page = await store.items.list({ tier: 'stm', chunks: 'exclude', quarantined: 'exclude' });
       assert.equal(page.total, 2, 'the list filter agrees');
-      assert.equal(await store.getMeta('contract_key'), undefined);
-      await store.transaction(() => store.setMeta('contract_key', 'one'));
-      await store.transaction(() => store.setMeta('contract_key', 'two'));
-      assert.equal(await store.getMeta('contract_key'), 'two');
+      assert.equal(await store.meta.get('contract_key'), undefined);
+      await store.transaction((tx) => tx.meta.set('contract_key', 'one'));
+      await store.transaction((tx) => tx.meta.set('contract_key', 'two'));
+      assert.equal(await store.meta.get('contract_key'), 'two');
+    });
+
+    describe('text search (terms and modes, no engine syntax)', () => {
+      const docs = () => [
+        item({ title: 'Deploy guide', content: 'the release pipeline ships on friday', tags: ['ops'] }),
+        item({ title: 'Database', content: 'postgres replicas and release notes', tags: ['db'] }),
+        item({ title: 'Lunch', content: 'tacos on friday', tags: ['team'], scope: 'other' }),
+      ];
+
+      test('any ranks items holding more of the terms first; all needs every term', async (t) => {
+        const store = await open(factory, t);
+        const [deploy, db, lunch] = docs();
+        await insertAll(store, deploy!, db!, lunch!);
+        if (!store.text.ranked) return t.skip('no ranked text index');
+        const any = await store.text.search({ terms: ['release', 'friday'], mode: 'any' }, {}, 10);
+        assert.equal(any[0]?.item.id, deploy!.id, 'both terms beat one');
+        assert.deepEqual(new Set(any.map((h) => h.item.id)), new Set([deploy!.id, db!.id, lunch!.id]));
+        assert.ok(any.every((h, i) => i === 0 || any[i - 1]!.score >= h.score), 'best first');
+        const all = await store.text.search({ terms: ['release', 'friday'], mode: 'all' }, {}, 10);
+        assert.deepEqual(all.map((h) => h.item.id), [deploy!.id]);
+      });
+
+      test('prefix matches word starts; filters apply; operators in terms are plain words', async (t) => {
+        const store = await open(factory, t);
+        const [deploy, db, lunch] = docs();
+        await insertAll(store, deploy!, db!, lunch!);
+        if (!store.text.ranked) return t.skip('no ranked text index');
+        const prefix = await store.text.search({ terms: ['pipe'], mode: 'prefix' }, {}, 10);
+        assert.deepEqual(prefix.map((h) => h.item.id), [deploy!.id]);
+        const scoped = await store.text.search({ terms: ['friday'], mode: 'any' }, { scope: 'other' }, 10);
+        assert.deepEqual(scoped.map((h) => h.item.id), [lunch!.id]);
+        const hostile = await store.text.search({ terms: ['NOT', 'title:(x)', '"', 'OR*'], mode: 'any' }, {}, 10);
+        assert.deepEqual(hostile, [], 'no error, no match');
+      });
+
+      test('substring finds parts of words and counts the terms found', async (t) => {
+        const store = await open(factory, t);
+        const [deploy, db, lunch] = docs();
+        await insertAll(store, deploy!, db!, lunch!);
+        const hits = await store.text.search({ terms: ['relea', 'pipeli'], mode: 'substring' }, {}, 10);
+        assert.deepEqual(hits.map((h) => [h.item.id, h.score]), [[deploy!.id, 2], [db!.id, 1]]);
+        assert.deepEqual(await store.text.search({ terms: ['100%_'], mode: 'substring' }, {}, 10), []);
+      });
+
+      test('newest returns the most recently created matches first, bounded', async (t) => {
+        const store = await open(factory, t);
+        const first = item({ content: 'cache warmup job' }, '2026-01-01T00:00:00.000Z');
+        const second = item({ content: 'cache eviction policy' }, '2026-02-01T00:00:00.000Z');
+        await insertAll(store, first, second);
+        if (!store.text.ranked) return t.skip('no ranked text index');
+        const newest = await store.text.newest({ terms: ['cache'], mode: 'any' }, 1);
+        assert.deepEqual(newest.map((i) => i.id), [second.id]);
+      });
+
+      test('rebuild writes one entry per item and search sees the extra text', async (t) => {
+        const store = await open(factory, t);
+        const a = item({ content: 'plain words' });
+        await insertAll(store, a);
+        const written = await store.text.rebuild(() => ({ segmented: 'zanzibar' }));
+        if (!store.text.ranked) return assert.equal(written, 0);
+        assert.equal(written, 1);
+        const hits = await store.text.search({ terms: ['zanzibar'], mode: 'any' }, {}, 10);
+        assert.deepEqual(hits.map((h) => h.item.id), [a.id]);
+        const index = (await store.health()).find((c) => c.name === 'index');
+        assert.deepEqual(index?.figures, { items: 1, indexed: 1 });
+      });
+    });
+
+    describe('transactions', () => {
+      test('a nested transaction that fails is undone alone', async (t) => {
+        const store = await open(factory, t);
+        const kept = item();
+        const undone = item();
+        await store.transaction(async (tx) => {
+          await put(tx, kept);
+          await assert.rejects(
+            tx.transaction(async (inner) => {
+              await put(inner, undone);
+              throw new Error('inner');
+            }),
+            /inner/,
+          );
+        });
+        assert.ok(await store.items.get(kept.id));
+        assert.equal(await store.items.get(undone.id), undefined);
+      });
+
+      test('a read from outside waits for a running transaction and sees only what it committed', async (t) => {
+        const store = await open(factory, t);
+        const a = item();
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const running = store.transaction(async (tx) => {
+          await put(tx, a);
+          await gate;
+          throw new Error('rolled back');
+        });
+        const read = store.items.get(a.id);
+        release();
+        await assert.rejects(running, /rolled back/);
+        assert.equal(await read, undefined, 'never saw the uncommitted row');
+      });
+
+      test('concurrent transactions run one after the other', async (t) => {
+        const store = await open(factory, t);
+        const order: string[] = [];
+        const run = (name: string) =>
+          store.transaction(async (tx) => {
+            order.push(`${name}:begin`);
+            await put(tx, item());
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            order.push(`${name}:end`);
+          });
+        await Promise.all([run('a'), run('b')]);
+        assert.deepEqual(order, ['a:begin', 'a:end', 'b:begin', 'b:end']);
+        assert.equal((await store.stats()).total, 2);
+      });
+    });
+
+    test('health is a list of named checks', async (t) => {
+      const store = await open(factory, t);
+      await insertAll(store, item());
+      const checks = await store.health();
+      const names = checks.map((c) => c.name);
+      for (const required of ['schema', 'integrity', 'full_text', 'index']) assert.ok(names.includes(required), required);
+      assert.ok(checks.find((c) => c.name === 'integrity')?.ok);
+      assert.ok((checks.find((c) => c.name === 'schema')?.figures.schema_version ?? 0) >= 1);
+    });
+
+    test('corpus records keep chunk order, root and scope; workspaces round-trip', async (t) => {
+      const store = await open(factory, t);
+      const [a, b] = [item(), item()];
+      await insertAll(store, a, b);
+      const file = {
+        corpus_id: 'c1', path: '/docs/x.md', sha256: 'f'.repeat(64), size_bytes: 10,
+        ingested_at: a.created_at, item_ids: [b.id, a.id], root: '/docs', scope: 'project', refused: 0,
+      };
+      await store.transaction((tx) => tx.corpus.put(file));
+      assert.deepEqual(await store.corpus.get('c1', '/docs/x.md'), file);
+      await store.transaction((tx) => tx.corpus.put({ ...file, root: null, item_ids: [a.id] }));
+      assert.equal((await store.corpus.get('c1', '/docs/x.md'))?.root, '/docs', 'a null root keeps the old one');
+      assert.deepEqual((await store.corpus.listUnder('c1', '/docs', 'project')).map((f) => f.path), ['/docs/x.md']);
+      assert.equal(await store.corpus.isChunkShared(a.id, 'c1', '/docs/x.md'), false);
+      assert.equal(await store.transaction((tx) => tx.corpus.remove('c1', '/docs/x.md')), true);
+      assert.equal(await store.corpus.get('c1', '/docs/x.md'), undefined);
+      const workspace = {
+        name: 'w', scope: 'w', corpus_id: 'w', description: 'd', created_at: a.created_at, updated_at: a.created_at,
+      };
+      assert.equal(await store.transaction((tx) => tx.workspaces.put(workspace)), true);
+      assert.equal(await store.transaction((tx) => tx.workspaces.put(workspace)), false);
+      assert.deepEqual(await store.workspaces.get('w'), workspace);
+      assert.equal(await store.transaction((tx) => tx.workspaces.remove('w')), true);
     });
   });
 }

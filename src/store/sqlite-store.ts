@@ -14,13 +14,13 @@ import type {
   StoreStats,
   Workspace,
 } from '../types.js';
-import { readSchemaVersion } from './migrate.js';
-import { LIVE_MEMORY } from './migrations/0008-live-memories.js';
-import { openDatabase, type SqliteDatabase, type SqliteOptions } from './open-database.js';
-import { ITEM_COLUMNS, type ItemRow, itemToParams, rowToItem } from './row-mapping.js';
-import { toStoreError, withBusyRetry } from './sql-error.js';
+import { readSchemaVersion } from './sqlite/migrate.js';
+import { LIVE_MEMORY } from './sqlite/migrations/0008-live-memories.js';
+import { openDatabase, type SqliteDatabase, type SqliteOptions } from './sqlite/open.js';
+import { ITEM_COLUMNS, type ItemRow, itemToParams, rowToItem } from './sqlite/row-mapping.js';
+import { toStoreError, withBusyRetry } from './sqlite/errors.js';
 
-export type { SqliteOptions } from './open-database.js';
+export type { SqliteOptions } from './sqlite/open.js';
 
 import type { CorpusFile, DeleteCounts, IndexText, ListFilter, ListPage, ListSort, ScoredItem, Store } from './store.js';
 

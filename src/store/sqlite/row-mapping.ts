@@ -1,6 +1,6 @@
 /** Converts between SQLite rows and the plain MemoryItem shape. */
-import type { MemoryItem } from '../types.js';
-import { normalisedHash } from '../util/hash.js';
+import type { MemoryItem } from '../../types.js';
+import { normalisedHash } from '../../util/hash.js';
 
 /** Columns of memory_items, in table order (tags and entities live in their own tables). */
 export const ITEM_COLUMNS = [

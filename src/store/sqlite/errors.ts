@@ -3,7 +3,7 @@
  * a damaged page STORE_CORRUPT, anything else from SQLite a DB_ERROR, always keeping the original
  * as `cause`.
  */
-import { EngramError, isEngramError } from '../errors.js';
+import { EngramError, isEngramError } from '../../errors.js';
 import { storeCorrupt } from './page-check.js';
 
 const BUSY_CODES = new Set([
@@ -78,14 +78,15 @@ export function toStoreError(error: unknown, path: string): unknown {
 
 export const MAX_BUSY_RETRIES = 8;
 
-/** Blocks the thread for `ms` milliseconds (the driver is synchronous, so the caller is too). */
+/** Blocks the thread for `ms` milliseconds. Only while a store is being opened, before it serves anyone. */
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /**
  * Runs `fn`, retrying with jittered backoff while SQLite reports the database busy beyond its own
- * busy timeout; `fn` must be safe to re-run (a rolled-back transaction is).
+ * busy timeout; `fn` must be safe to re-run (a rolled-back transaction is). Synchronous: used
+ * while opening a store only; transactions retry with {@link retryBusy}.
  */
 export function withBusyRetry<T>(fn: () => T, retries = MAX_BUSY_RETRIES): T {
   for (let attempt = 0; ; attempt++) {
@@ -93,7 +94,27 @@ export function withBusyRetry<T>(fn: () => T, retries = MAX_BUSY_RETRIES): T {
       return fn();
     } catch (error) {
       if (!isBusyError(error) || attempt >= retries) throw error;
-      sleepSync(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()));
+      sleepSync(busyBackoff(attempt));
+    }
+  }
+}
+
+/** The backoff before retry `attempt` (0-based): jittered, doubling from 25 ms up to 1 s. */
+export function busyBackoff(attempt: number): number {
+  return Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random());
+}
+
+/**
+ * Like {@link withBusyRetry}, but waits with a timer, so the event loop (an HTTP server's other
+ * requests) keeps running between attempts.
+ */
+export async function retryBusy<T>(fn: () => Promise<T>, retries = MAX_BUSY_RETRIES): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (!isBusyError(error) || attempt >= retries) throw error;
+      await new Promise((resolve) => setTimeout(resolve, busyBackoff(attempt)));
     }
   }
 }

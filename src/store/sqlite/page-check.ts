@@ -11,8 +11,8 @@
  * the freelist, or rows that disagree with their indexes: a query that reads such a page still
  * fails with STORE_CORRUPT, and `engram doctor` runs SQLite's full integrity check.
  */
-import { EngramError } from '../errors.js';
-import type { SqliteDatabase } from './open-database.js';
+import { EngramError } from '../../errors.js';
+import type { SqliteDatabase } from './open.js';
 
 /** How many pages of each b-tree's leftmost path are read (root first). */
 const PATH_PAGES = 4;

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { openDatabase } from './open-database.js';
+import { openDatabase } from './open.js';
 import { removeEmptyStore } from './remove-empty-store.js';
-import { toStoreError } from './sql-error.js';
+import { toStoreError } from './errors.js';
 
 /** A new engram store at a fresh path, created the way the CLI creates one: O_EXCL, then opened. */
 function newStore(t: { after: (fn: () => void) => void }) {

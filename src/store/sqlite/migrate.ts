@@ -2,10 +2,10 @@
  * Applies pending migrations in order, each inside one `BEGIN IMMEDIATE` transaction that re-reads
  * the version first, so concurrent openers apply each migration exactly once.
  */
-import { EngramError } from '../errors.js';
+import { EngramError } from '../../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 import type { MigrationContext } from './migrations/migration.js';
-import type { SqliteDatabase } from './open-database.js';
+import type { SqliteDatabase } from './open.js';
 
 const META_TABLE = `CREATE TABLE IF NOT EXISTS schema_meta (
   key   TEXT PRIMARY KEY,

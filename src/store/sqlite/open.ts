@@ -3,15 +3,15 @@
  * anything is written (a newer schema is refused and the file left untouched), the cheap page
  * check (a damaged store is refused untouched), then WAL and the other pragmas, then migrations.
  */
-import { normalisedHash } from '../util/hash.js';
+import { normalisedHash } from '../../util/hash.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { EngramError } from '../errors.js';
+import { EngramError } from '../../errors.js';
 import { migrate, readSchemaVersion } from './migrate.js';
 import { checkPages } from './page-check.js';
 import { SCHEMA_VERSION } from './migrations/index.js';
-import { toStoreError, withBusyRetry } from './sql-error.js';
+import { toStoreError, withBusyRetry } from './errors.js';
 
 export type SqliteDatabase = Database.Database;
 

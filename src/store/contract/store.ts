@@ -1,0 +1,54 @@
+/**
+ * The storage contract, split by concern. Everything above `store/` talks to this interface only,
+ * so another backend (PostgreSQL) can be added behind it; `test/store-contract.ts` is the suite
+ * every backend passes. Every method returns a Promise; writes run inside {@link Store.transaction}.
+ */
+import type { StoreStats } from '../../types.js';
+import type { CorpusRepository } from './corpus.js';
+import type { HistoryRepository } from './history.js';
+import type { ItemRepository } from './items.js';
+import type { LinkRepository } from './links.js';
+import type { MetaRepository } from './meta.js';
+import type { TextIndex } from './text-index.js';
+import type { VectorIndex } from './vector-index.js';
+import type { WorkspaceRepository } from './workspaces.js';
+
+/** One named consistency check of {@link Store.health}. */
+export interface HealthCheck {
+  /**
+   * Stable name. Every backend reports `schema` (figure `schema_version`), `integrity`,
+   * `full_text` and `index` (figures `items` and `indexed`); it may add its own.
+   */
+  name: string;
+  ok: boolean;
+  /** What was found, for people: `ok`, or the problems. */
+  problems: string[];
+  /** Numbers the check measured. */
+  figures: Record<string, number>;
+}
+
+export interface Store {
+  /** Where the data lives: a file path, `:memory:`, or a URL without credentials. */
+  readonly path: string;
+  readonly items: ItemRepository;
+  readonly history: HistoryRepository;
+  readonly links: LinkRepository;
+  readonly corpus: CorpusRepository;
+  readonly workspaces: WorkspaceRepository;
+  readonly meta: MetaRepository;
+  readonly text: TextIndex;
+  /** Undefined when the backend keeps no vectors. */
+  readonly vectors?: VectorIndex;
+  /**
+   * Runs `fn` atomically as one write transaction (`BEGIN IMMEDIATE` on SQLite), retrying when the
+   * database is busy (so `fn` may run again: it must only write through `tx`). Every call inside
+   * `fn` must go through `tx`; calling the outer store there waits for the transaction to end.
+   * Inside a transaction, `tx.transaction` nests (a savepoint on SQLite).
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  stats(): Promise<StoreStats>;
+  /** Consistency checks for `doctor`. */
+  health(): Promise<HealthCheck[]>;
+  /** Closes the connection once any running transaction has finished. */
+  close(): Promise<void>;
+}

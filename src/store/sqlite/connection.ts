@@ -1,0 +1,130 @@
+/**
+ * One better-sqlite3 connection shared by async callers (kysely's pattern for a synchronous
+ * driver): a mutex lets one transaction at a time hold the connection across its awaits, while a
+ * single statement outside a transaction runs at once when the connection is free. Driver errors
+ * become EngramErrors here ({@link toStoreError}); busy transactions are retried with a timer.
+ */
+import { EngramError } from '../../errors.js';
+import { MAX_BUSY_RETRIES, retryBusy, toStoreError } from './errors.js';
+
+/** The part of a better-sqlite3 handle the connection uses. */
+export interface TransactionHandle {
+  exec(sql: string): unknown;
+  readonly inTransaction: boolean;
+  readonly open: boolean;
+  close(): unknown;
+}
+
+/**
+ * How long a call waits for another flow's transaction before giving up with DB_BUSY. Also what
+ * turns a call on the outer store from inside a transaction (which would wait forever) into an
+ * error instead of a hang.
+ */
+const WAIT_LIMIT_MS = 60_000;
+
+export class Connection {
+  #locked = false;
+  readonly #waiters: (() => void)[] = [];
+  #savepoints = 0;
+
+  constructor(
+    readonly db: TransactionHandle,
+    readonly path: string,
+    readonly busyRetries = MAX_BUSY_RETRIES,
+  ) {}
+
+  /** Runs `fn` with driver errors mapped; for calls already holding the connection (inside a transaction). */
+  guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      throw toStoreError(error, this.path);
+    }
+  }
+
+  /** Runs one synchronous step alone on the connection: at once when it is free, else after the running transaction. */
+  run<T>(fn: () => T): Promise<T> {
+    if (!this.#locked) {
+      try {
+        return Promise.resolve(this.guard(fn));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return this.#acquire().then(() => {
+      try {
+        return this.guard(fn);
+      } finally {
+        this.#release();
+      }
+    });
+  }
+
+  /** `BEGIN IMMEDIATE` … `COMMIT` around `fn`, holding the connection; rolled back when `fn` throws. */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    await this.#acquire();
+    try {
+      return await retryBusy(async () => {
+        this.guard(() => this.db.exec('BEGIN IMMEDIATE'));
+        try {
+          const result = await fn();
+          this.guard(() => this.db.exec('COMMIT'));
+          return result;
+        } catch (error) {
+          if (this.db.inTransaction) this.db.exec('ROLLBACK');
+          throw toStoreError(error, this.path);
+        }
+      }, this.busyRetries);
+    } finally {
+      this.#release();
+    }
+  }
+
+  /** A savepoint inside the running transaction: `fn`'s writes are undone alone when it throws. */
+  async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    const name = `engram_${++this.#savepoints}`;
+    this.guard(() => this.db.exec(`SAVEPOINT ${name}`));
+    try {
+      const result = await fn();
+      this.guard(() => this.db.exec(`RELEASE ${name}`));
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      throw toStoreError(error, this.path);
+    }
+  }
+
+  /** Closes the connection once the running transaction (if any) has finished. */
+  async close(): Promise<void> {
+    if (this.#locked) await this.#acquire();
+    if (this.db.open) this.db.close();
+  }
+
+  #acquire(): Promise<void> {
+    if (!this.#locked) {
+      this.#locked = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const at = this.#waiters.indexOf(grant);
+        if (at >= 0) this.#waiters.splice(at, 1);
+        reject(new EngramError('DB_BUSY', `Waited ${WAIT_LIMIT_MS / 1000} s for a running transaction: ${this.path}`, {
+          hint: 'Another operation of this process holds the store; retry when it has finished.',
+          details: { path: this.path },
+        }));
+      }, WAIT_LIMIT_MS);
+      const grant = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.#waiters.push(grant);
+    });
+  }
+
+  #release(): void {
+    const next = this.#waiters.shift();
+    if (next === undefined) this.#locked = false;
+    else next();
+  }
+}
