@@ -2,6 +2,7 @@
  * What a CLI command receives and returns. Commands return data; `output.ts` renders it.
  */
 
+import type { Settings } from '../config/settings.js';
 import type { Engram } from '../engram.js';
 import type { Secrecy } from '../types.js';
 
@@ -78,10 +79,12 @@ export interface CliContext {
   open(options?: OpenOptions): Promise<Engram>;
   /** `-v` / `--verbose` was given. */
   verbose: boolean;
-  /** The `--db` value as given on the command line, if any. */
-  dbFlag: string | undefined;
+  /**
+   * The run's settings (flags > environment > config file): commands read the environment
+   * through it, never directly.
+   */
+  settings: Settings;
   cwd: string;
-  env: NodeJS.ProcessEnv;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   /** A warning on stderr, unless `-q`. */
   warn(message: string): void;
