@@ -5,32 +5,9 @@
 import type { Settings } from '../config/settings.js';
 import type { Engram } from '../engram.js';
 import type { Secrecy } from '../types.js';
+import type { ViewOutput } from './views/index.js';
 
-/** A text renderer name known to `output.ts`. */
-export type View
-  = | 'item'
-    | 'put'
-    | 'list'
-    | 'search'
-    | 'show'
-    | 'history'
-    | 'delete'
-    | 'stats'
-    | 'import'
-    | 'init'
-    | 'doctor'
-    | 'policy'
-    | 'rules'
-    | 'review'
-    | 'decision'
-    | 'ingest'
-    | 'pull'
-    | 'links'
-    | 'cleanup'
-    | 'suggest'
-    | 'consolidate'
-    | 'candidates'
-    | 'workspaces';
+export type { View } from './views/index.js';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`
@@ -38,7 +15,7 @@ export type View
  * explicitly; or raw lines (JSONL export), streamed.
  */
 export type CommandOutput
-  = | { kind: 'data'; view: View; data: Record<string, unknown>; exitCode?: number }
+  = | ({ kind: 'data'; exitCode?: number } & ViewOutput)
     | { kind: 'block'; text: string; data: Record<string, unknown> }
     | { kind: 'lines'; lines: AsyncIterable<string> };
 

@@ -13,7 +13,7 @@ import { COMMANDS } from './commands/index.js';
 import type { CliContext, CommandOutput } from './context.js';
 import { type GlobalFlags, invokedCommand, OWN_FORMAT_FLAG, pickFormat } from './global-flags.js';
 import { createStoreOpener } from './open-store.js';
-import { createOutput, type Output } from './output.js';
+import { createOutput, type Output, type OutputStream } from './output.js';
 import type { Runner } from './runner.js';
 
 export interface CliIo {
@@ -21,8 +21,8 @@ export interface CliIo {
   env: Environment;
   cwd: string;
   stdin: CliContext['stdin'];
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: OutputStream;
+  stderr: OutputStream;
 }
 
 async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
@@ -72,8 +72,8 @@ export async function runCli(io: CliIo): Promise<number> {
     explicit: picked.explicit,
     quiet,
     color: picked.format === 'text' && io.stdout.isTTY === true && !base.noColor,
-    stdout: io.stdout as never,
-    stderr: io.stderr as never,
+    stdout: io.stdout,
+    stderr: io.stderr,
   });
   const stores = createStoreOpener(output);
   let exitCode = 0;

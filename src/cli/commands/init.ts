@@ -18,6 +18,7 @@ import { EngramError } from '../../errors.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
+import type { InitResult } from '../views/init.js';
 
 function gitignore(dbFile: string): string {
   return `# engram: the database is local state; config.json may be committed\n${dbFile}\n${dbFile}-*\n`;
@@ -45,7 +46,7 @@ export function configure(command: Command, run: Runner): void {
     );
 }
 
-type InitSource = 'dir' | 'flag' | 'env';
+type InitSource = InitResult['source'];
 
 interface InitTarget {
   /** The database file. */
