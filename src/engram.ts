@@ -8,7 +8,7 @@ import {
   FTS_TOKENIZER_PRESETS,
   isFtsTokenizerPreset,
 } from './config/fts-tokenizer.js';
-import { EngramError, toEngramError } from './errors.js';
+import { EngramError, FIX_HINTS, FIX_MESSAGES, toEngramError } from './errors.js';
 import { type AdmissionHook, admitWrite, type WriteOperation } from './items/admission.js';
 import { type IngestProgress, type IngestReport, ingestSources } from './ingest/ingest.js';
 import { commitPull, planPull, pullProposals, type PullResult } from './ingest/pull.js';
@@ -476,7 +476,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     if (workspace === undefined) {
       const known = store.listWorkspaces().map((w) => w.name).join(', ');
       throw new EngramError('NOT_FOUND', `Unknown workspace: ${name}`, {
-        hint: `Known workspaces: ${known}. Register one with \`engram workspace add\`.`,
+        hint: `Known workspaces: ${known}. ${FIX_HINTS.register_workspace}`,
+        fix: 'register_workspace',
         details: { workspace: name },
       });
     }
@@ -499,8 +500,9 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   function writeParsed(parsed: ParsedPut, operation: WriteOperation, privileged = false): PutResult {
     const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, supersedes = [], ...fields } = parsed;
     if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
-      throw new EngramError('PARAM_ERROR', '--key needs --layer to address an item', {
-        hint: 'Use --layer project|feature|run with --key, or --id to update by id.',
+      throw new EngramError('PARAM_ERROR', FIX_MESSAGES.key_needs_layer, {
+        hint: FIX_HINTS.key_needs_layer,
+        fix: 'key_needs_layer',
       });
     }
     const address
@@ -751,7 +753,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       if (item === undefined) {
         const address = [parsed.layer, parsed.key, parsed.task_id, parsed.step_id].filter(Boolean);
         throw new EngramError('NOT_FOUND', `No memory item at ${address.join('/')}`, {
-          hint: 'Check --layer/--key/--task/--step, or use `engram list --key-prefix`.',
+          hint: FIX_HINTS.check_address,
+          fix: 'check_address',
           details: { ...parsed },
         });
       }

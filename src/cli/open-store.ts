@@ -4,11 +4,11 @@
  * removed again when the command stored nothing in it.
  */
 import { existsSync } from 'node:fs';
-import { missingStoreError } from '../config/discover-store.js';
 import type { Settings } from '../config/settings.js';
 import type { Engram } from '../engram.js';
 import type { OpenOptions } from './context.js';
 import { deferredEngram } from './deferred-engram.js';
+import { missingStoreError } from './missing-store.js';
 import { claimNewStore, dropIfEmpty, type NewStore } from './new-store.js';
 import type { Output } from './output.js';
 

@@ -10,6 +10,7 @@ import { toEngramError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { fromCommander } from './commander-error.js';
 import { COMMANDS } from './commands/index.js';
+import { inCliTerms } from './error-terms.js';
 import type { CliContext, CommandOutput } from './context.js';
 import { type GlobalFlags, invokedCommand, OWN_FORMAT_FLAG, pickFormat } from './global-flags.js';
 import { createStoreOpener } from './open-store.js';
@@ -116,7 +117,7 @@ export async function runCli(io: CliIo): Promise<number> {
       output.error(fromCommander(error, program, io.argv), verbose);
       return 2;
     }
-    const failure = toEngramError(error);
+    const failure = inCliTerms(toEngramError(error));
     output.error(failure, verbose);
     return failure.exitCode;
   } finally {
