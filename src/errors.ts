@@ -62,7 +62,13 @@ export type ErrorFix
     | 'see_policy_rules'
     | 'lenient_import'
     | 'rewrite_config'
-    | 'verbose';
+    | 'verbose'
+    // For the store's errors once it moves to src/store/sqlite/ (issue 15, item 2).
+    | 'check_store_path'
+    | 'store_dir_writable'
+    | 'create_store_dir'
+    | 'check_pages'
+    | 'not_a_store';
 
 /**
  * The neutral sentence of each fix, the one put in the hint. `Record<ErrorFix, …>` makes the
@@ -85,6 +91,11 @@ export const FIX_HINTS: Readonly<Record<ErrorFix, string>> = Object.freeze({
   lenient_import: 'Without strict, unknown keys are ignored and counted under unknown_keys.',
   rewrite_config: 'Fix or delete the file; initialising the store again writes a fresh one.',
   verbose: 'Run again with verbose output for details.',
+  check_store_path: 'Check the store path; restore from an export if the file is damaged.',
+  store_dir_writable: 'Check that the directory exists and is writable, or initialise the store.',
+  create_store_dir: 'Create the directory, or initialise the store where it should live.',
+  check_pages: 'Nothing was written. Run the doctor for SQLite\'s full check; restore from an export or a backup.',
+  not_a_store: 'Point the store path at an engram store, or at a new file.',
 });
 
 /** The neutral message of the fixes whose message names what the caller gave (key_needs_layer). */

@@ -7,8 +7,6 @@ import type { Engram } from '../engram.js';
 import type { Secrecy } from '../types.js';
 import type { ViewOutput } from './views/index.js';
 
-export type { View } from './views/index.js';
-
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`
  * fail the process); text for stdout as is (the injection block) unless JSON was asked for

@@ -28,6 +28,13 @@ const CLI_FIXES: Readonly<Record<ErrorFix, CliFix>> = Object.freeze({
   lenient_import: { hint: 'Without --strict unknown keys are ignored and counted under unknown_keys.' },
   rewrite_config: { hint: 'Fix or delete the file; `engram init` writes a fresh one.' },
   verbose: { hint: 'Run again with --verbose for details.' },
+  check_store_path: { hint: 'Check --db / ENGRAM_DB; restore from an `engram export` if the file is damaged.' },
+  store_dir_writable: { hint: 'Check that the directory exists and is writable, or run `engram init`.' },
+  create_store_dir: { hint: 'Create the directory, or run `engram init` where the store should live.' },
+  check_pages: {
+    hint: 'Nothing was written. Run `engram doctor` for SQLite\'s full check; restore from an `engram export` or a backup.',
+  },
+  not_a_store: { hint: 'Point --db at an engram store, or at a new file.' },
 });
 
 const NEUTRAL_MESSAGES: Readonly<Partial<Record<ErrorFix, string>>> = FIX_MESSAGES;

@@ -4,8 +4,6 @@
  */
 import type { EngramError } from '../errors.js';
 import type { CommandOutput } from './context.js';
-import { palette } from './views/palette.js';
-import { renderView } from './views/index.js';
 
 export type OutputFormat = 'json' | 'text';
 
@@ -76,8 +74,9 @@ export function createOutput(options: OutputOptions): Output {
         return;
       }
       if (output.kind === 'block') return;
-      const p = await palette(options.color);
-      await writeChunk(stdout, `${renderView(output, p)}\n`);
+      // The text views load only for text: JSON for agents, the common case, skips them.
+      const [{ palette }, { renderView }] = await Promise.all([import('./views/palette.js'), import('./views/index.js')]);
+      await writeChunk(stdout, `${renderView(output, await palette(options.color))}\n`);
     },
     error(error, verbose) {
       if (options.format === 'json') {
