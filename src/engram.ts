@@ -8,7 +8,7 @@ import {
   FTS_TOKENIZER_PRESETS,
   isFtsTokenizerPreset,
 } from './config/fts-tokenizer.js';
-import { EngramError, toEngramError } from './errors.js';
+import { EngramError, FIX_HINTS, toEngramError } from './errors.js';
 import { type AdmissionHook, admitWrite } from './items/admission.js';
 import { type IngestProgress, type IngestReport, ingestSources } from './ingest/ingest.js';
 import type { PullResult } from './ingest/pull.js';
@@ -433,7 +433,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     if (workspace === undefined) {
       const known = store.listWorkspaces().map((w) => w.name).join(', ');
       throw new EngramError('NOT_FOUND', `Unknown workspace: ${name}`, {
-        hint: `Known workspaces: ${known}. Register one with \`engram workspace add\`.`,
+        hint: `Known workspaces: ${known}. ${FIX_HINTS.register_workspace}`,
+        fix: 'register_workspace',
         details: { workspace: name },
       });
     }
@@ -563,7 +564,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       if (item === undefined) {
         const address = [parsed.layer, parsed.key, parsed.task_id, parsed.step_id].filter(Boolean);
         throw new EngramError('NOT_FOUND', `No memory item at ${address.join('/')}`, {
-          hint: 'Check --layer/--key/--task/--step, or use `engram list --key-prefix`.',
+          hint: FIX_HINTS.check_address,
+          fix: 'check_address',
           details: { ...parsed },
         });
       }

@@ -2,34 +2,10 @@
  * What a CLI command receives and returns. Commands return data; `output.ts` renders it.
  */
 
+import type { Settings } from '../config/settings.js';
 import type { Engram } from '../engram.js';
 import type { Secrecy } from '../types.js';
-
-/** A text renderer name known to `output.ts`. */
-export type View
-  = | 'item'
-    | 'put'
-    | 'list'
-    | 'search'
-    | 'show'
-    | 'history'
-    | 'delete'
-    | 'stats'
-    | 'import'
-    | 'init'
-    | 'doctor'
-    | 'policy'
-    | 'rules'
-    | 'review'
-    | 'decision'
-    | 'ingest'
-    | 'pull'
-    | 'links'
-    | 'cleanup'
-    | 'suggest'
-    | 'consolidate'
-    | 'candidates'
-    | 'workspaces';
+import type { ViewOutput } from './views/index.js';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`
@@ -37,7 +13,7 @@ export type View
  * explicitly; or raw lines (JSONL export), streamed.
  */
 export type CommandOutput
-  = | { kind: 'data'; view: View; data: Record<string, unknown>; exitCode?: number }
+  = | ({ kind: 'data'; exitCode?: number } & ViewOutput)
     | { kind: 'block'; text: string; data: Record<string, unknown> }
     | { kind: 'lines'; lines: AsyncIterable<string> };
 
@@ -78,10 +54,12 @@ export interface CliContext {
   open(options?: OpenOptions): Promise<Engram>;
   /** `-v` / `--verbose` was given. */
   verbose: boolean;
-  /** The `--db` value as given on the command line, if any. */
-  dbFlag: string | undefined;
+  /**
+   * The run's settings (flags > environment > config file): commands read the environment
+   * through it, never directly.
+   */
+  settings: Settings;
   cwd: string;
-  env: NodeJS.ProcessEnv;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   /** A warning on stderr, unless `-q`. */
   warn(message: string): void;

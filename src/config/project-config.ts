@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { EngramError } from '../errors.js';
+import { EngramError, FIX_HINTS } from '../errors.js';
 import { FTS_TOKENIZER_NAMES } from './fts-tokenizer.js';
 
 export const projectConfigSchema = z.object({
@@ -37,7 +37,8 @@ export function readProjectConfig(path: string): ProjectConfig {
     json = JSON.parse(text);
   } catch {
     throw new EngramError('PARAM_ERROR', `${path} is not valid JSON`, {
-      hint: 'Fix or delete the file; `engram init` writes a fresh one.',
+      hint: FIX_HINTS.rewrite_config,
+      fix: 'rewrite_config',
     });
   }
   const parsed = projectConfigSchema.safeParse(json);

@@ -3,7 +3,7 @@
  * (so the policy admits each), all or nothing, after the policy has read the whole input.
  * `memory_propose` shares the parsing but writes each proposal on its own.
  */
-import { EngramError, type ErrorCode, isEngramError } from '../errors.js';
+import { EngramError, type ErrorCode, FIX_HINTS, isEngramError } from '../errors.js';
 import { policyRejected, rejectedRules } from '../items/admission.js';
 import { redactSecrets } from '../items/field-policy.js';
 import type { PullInput } from '../items/schemas.js';
@@ -77,7 +77,8 @@ export function planPull(
 ): PullPlan {
   if (text.trim() === '') {
     throw new EngramError('EMPTY_INPUT', 'Nothing to pull: the input is empty', {
-      hint: 'Pipe an LLM answer in: llm "…" | engram pull',
+      hint: FIX_HINTS.give_pull_text,
+      fix: 'give_pull_text',
     });
   }
   if (origin === 'pull') {
@@ -86,6 +87,7 @@ export function planPull(
       const refused = policyRejected(whole);
       throw new EngramError('POLICY_REJECTED', `Nothing pulled: the input as a whole is refused (${refused.message})`, {
         hint: `Nothing was stored. ${refused.hint ?? ''}`.trim(),
+        fix: refused.fix,
         details: { ...refused.details },
       });
     }

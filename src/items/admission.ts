@@ -4,7 +4,7 @@
  * one is stored as STM, not injectable, expiring in {@link QUARANTINE_HOURS} hours unless verified.
  * An optional {@link AdmissionHook} (library users' own rules) runs last.
  */
-import { EngramError } from '../errors.js';
+import { EngramError, type ErrorFix, FIX_HINTS } from '../errors.js';
 import { evaluatePolicy, type PolicyMatch, type PolicyVerdict } from '../policy/evaluate.js';
 import type { PolicyGroup } from '../policy/rules.js';
 import type { MemoryItem } from '../types.js';
@@ -42,15 +42,19 @@ const HINTS: Partial<Record<PolicyGroup, string>> = {
   secret: 'Remove the secret; store where it lives (a vault path, an env var name) instead.',
   injection: 'Memory must not address the model; state the fact itself.',
   instruction: 'Store what a tool call did or found, not the call itself.',
-  size: 'Use `engram ingest FILE` (it chunks long text) or store it as --type pointer.',
+  size: FIX_HINTS.chunk_long_text,
 };
+
+/** The fix a shell may say in its own terms, for the groups whose hint names one. */
+const FIXES: Partial<Record<PolicyGroup, ErrorFix>> = { size: 'chunk_long_text' };
 
 /** The POLICY_REJECTED error for a verdict: rule ids, masked excerpts, and what to do instead. */
 export function policyRejected(policy: PolicyVerdict): EngramError {
   const rejecting = policy.matches.filter((m) => m.action === 'reject');
   const first = rejecting[0]?.group;
   return new EngramError('POLICY_REJECTED', `Rejected by policy: ${rejecting.map((m) => m.rule).join(', ')}`, {
-    hint: (first && HINTS[first]) ?? 'See `engram policy rules`.',
+    hint: (first && HINTS[first]) ?? FIX_HINTS.see_policy_rules,
+    fix: first && HINTS[first] ? FIXES[first] : 'see_policy_rules',
     details: { rules: policy.matches satisfies PolicyMatch[] },
   });
 }
@@ -77,7 +81,8 @@ function quarantine(item: MemoryItem, now: string): MemoryItem {
 export function admitWrite(item: MemoryItem, context: AdmissionContext, hook?: AdmissionHook): Admission {
   if (item.content.trim() === '') {
     throw new EngramError('EMPTY_INPUT', 'Content is empty', {
-      hint: 'Give content with --content, --file PATH, or on stdin.',
+      hint: FIX_HINTS.give_content,
+      fix: 'give_content',
     });
   }
   const policy = evaluatePolicy(item, {

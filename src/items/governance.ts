@@ -4,7 +4,7 @@
  * two decisions on one item — verify (it becomes injectable, after the reject rules are checked
  * again) or reject (it is archived).
  */
-import { EngramError } from '../errors.js';
+import { EngramError, FIX_HINTS } from '../errors.js';
 import type { PossibleContradiction } from '../lifecycle/contradictions.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import type { Store } from '../store/store.js';
@@ -60,7 +60,7 @@ export function reviewItems(store: Store, now: string, withinHours: number, limi
 }
 
 const requireLive = (store: Store, id: string) =>
-  requireItem(store, id, 'Use `engram review` to list items waiting for a decision.');
+  requireItem(store, id, 'review_ids');
 
 /** Marks an item verified and injectable, clears its expiry and quarantine; secrets still reject. */
 export function verifyItem({ store, writer }: WriteAccess, id: string, now: string): ReviewDecision {
@@ -68,7 +68,8 @@ export function verifyItem({ store, writer }: WriteAccess, id: string, now: stri
     const existing = requireLive(store, id);
     if (existing.archived) {
       throw new EngramError('PARAM_ERROR', `Item ${id} is archived`, {
-        hint: 'Only live items can be verified; restore it with `engram put --id ID --content …` first.',
+        hint: FIX_HINTS.restore_item,
+        fix: 'restore_item',
         details: { id },
       });
     }

@@ -4,7 +4,7 @@
  * reported with its number and skipped; it never takes the rest of its batch down with it. A BOM
  * before the first line is skipped; unknown keys are counted (or, `strict`, refuse their line).
  */
-import { EngramError, toEngramError } from '../errors.js';
+import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem, Revision } from '../types.js';
@@ -102,7 +102,8 @@ function prepareLine(text: string, context: ImportContext, now: string, report: 
   if (unknown.length > 0 && context.strict) {
     const shown = unknown.map(shownKey);
     throw new EngramError('PARAM_ERROR', `Unknown field(s): ${shown.join(', ')}`, {
-      hint: 'Without --strict unknown keys are ignored and counted under unknown_keys.',
+      hint: FIX_HINTS.lenient_import,
+      fix: 'lenient_import',
       details: { fields: shown },
     });
   }

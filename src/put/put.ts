@@ -5,7 +5,7 @@
  * `supersedes` links. Every write passes the admission policy and goes through the item writer.
  */
 import type { OperationContext } from '../context.js';
-import { EngramError } from '../errors.js';
+import { EngramError, FIX_HINTS, FIX_MESSAGES } from '../errors.js';
 import { foldable } from '../lifecycle/consolidate.js';
 import { findSimilar, mergeSimilar, type SimilarItem } from '../lifecycle/similar.js';
 import type { PolicyVerdict } from '../policy/evaluate.js';
@@ -98,8 +98,9 @@ export function writeParsed(
   const { store, writer } = ctx;
   const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, supersedes = [], ...fields } = parsed;
   if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
-    throw new EngramError('PARAM_ERROR', '--key needs --layer to address an item', {
-      hint: 'Use --layer project|feature|run with --key, or --id to update by id.',
+    throw new EngramError('PARAM_ERROR', FIX_MESSAGES.key_needs_layer, {
+      hint: FIX_HINTS.key_needs_layer,
+      fix: 'key_needs_layer',
     });
   }
   const address

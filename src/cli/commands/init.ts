@@ -12,14 +12,13 @@ import {
   FTS_TOKENIZER_NAMES,
   FTS_TOKENIZER_PRESETS,
   type FtsTokenizerPreset,
-  ftsTokenizerFromEnv,
   isFtsTokenizerPreset,
-  localeFtsTokenizer,
 } from '../../config/fts-tokenizer.js';
 import { EngramError } from '../../errors.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
+import type { InitResult } from '../views/init.js';
 
 function gitignore(dbFile: string): string {
   return `# engram: the database is local state; config.json may be committed\n${dbFile}\n${dbFile}-*\n`;
@@ -47,7 +46,7 @@ export function configure(command: Command, run: Runner): void {
     );
 }
 
-type InitSource = 'dir' | 'flag' | 'env';
+type InitSource = InitResult['source'];
 
 interface InitTarget {
   /** The database file. */
@@ -64,8 +63,8 @@ interface InitTarget {
  * store init made; else ./.engram/memory.db.
  */
 function initTarget(ctx: CliContext, dir: string | undefined): InitTarget {
-  const flag = ctx.dbFlag === '' ? undefined : ctx.dbFlag;
-  const env = ctx.env.ENGRAM_DB === '' ? undefined : ctx.env.ENGRAM_DB;
+  const flag = ctx.settings.dbFlag === '' ? undefined : ctx.settings.dbFlag;
+  const env = ctx.settings.dbEnv;
   if (dir !== undefined && flag !== undefined) {
     throw new EngramError('PARAM_ERROR', 'Give the store\'s place once: DIR or --db', {
       hint: '`engram init DIR` creates DIR/.engram/memory.db; `engram init --db FILE` creates FILE.',
@@ -103,10 +102,9 @@ async function initCommand(
 ): Promise<CommandOutput> {
   const { db: dbPath, storeDir, source } = initTarget(ctx, dir);
   const created: string[] = [];
-  const { readProjectConfig } = await import('../../config/project-config.js');
   const configPath = storeDir === undefined ? undefined : join(storeDir, CONFIG_FILE);
-  const existing = configPath === undefined ? {} : readProjectConfig(configPath);
-  const requested = flags.ftsTokenizer ?? ftsTokenizerFromEnv(ctx.env.ENGRAM_FTS_TOKENIZER);
+  const existing = configPath === undefined ? {} : await ctx.settings.projectConfig(configPath);
+  const requested = ctx.settings.ftsTokenizer(flags.ftsTokenizer);
   if (storeDir !== undefined && !existsSync(storeDir)) {
     mkdirSync(storeDir, { recursive: true });
     created.push(storeDir);
@@ -116,7 +114,7 @@ async function initCommand(
   // The tokenizer of a new store; an existing store keeps the one recorded in it.
   const engram = await openEngram({
     path: dbPath,
-    ftsTokenizer: existing.fts_tokenizer ?? requested ?? localeFtsTokenizer(ctx.env),
+    ftsTokenizer: existing.fts_tokenizer ?? requested ?? ctx.settings.localeFtsTokenizer(),
   });
   const recorded = engram.ftsTokenizer;
   engram.close();

@@ -59,9 +59,9 @@ export function mcpSnippet(client: Client, launch: Launch): string {
 }
 
 /** True when `name` is an executable file in one of the PATH's directories. */
-function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
+function onPath(name: string, searchPath: string): boolean {
   const names = process.platform === 'win32' ? [`${name}.cmd`, `${name}.exe`] : [name];
-  return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && names.some((n) => existsSync(join(dir, n))));
+  return searchPath.split(delimiter).some((dir) => dir !== '' && names.some((n) => existsSync(join(dir, n))));
 }
 
 export function configure(command: Command, run: Runner): void {
@@ -75,9 +75,9 @@ export function configure(command: Command, run: Runner): void {
     )
     .action(
       run(async (ctx: CliContext, flags: { client: Client }): Promise<CommandOutput> => {
-        const launch: Launch
-          = ctx.dbFlag === undefined ? SERVE_LAUNCH : { ...SERVE_LAUNCH, env: { ENGRAM_DB: ctx.dbFlag } };
-        if (!onPath(launch.command, ctx.env)) {
+        const { dbFlag, searchPath } = ctx.settings;
+        const launch: Launch = dbFlag === undefined ? SERVE_LAUNCH : { ...SERVE_LAUNCH, env: { ENGRAM_DB: dbFlag } };
+        if (!onPath(launch.command, searchPath)) {
           ctx.warn(`'${launch.command}' is not on this PATH: install the CLI (npm install -g engram, or npm link in a checkout) so the client can start it`);
         }
         const snippet = mcpSnippet(flags.client, launch);

@@ -5,7 +5,6 @@
  * structured result instead.
  */
 import type { Command } from 'commander';
-import { EngramError } from '../../errors.js';
 import { ITEM_TYPES, type Secrecy, type TIERS } from '../../types.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, TIER_VALUES, exampleText, intOption, listOption, secrecyOption } from '../options.js';
@@ -53,15 +52,8 @@ export function configure(command: Command, run: Runner): void {
     .action(run(recallCommand));
 }
 
-export function budgetFromEnv(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (Number.isInteger(n) && n >= 1) return n;
-  throw new EngramError('PARAM_ERROR', `Invalid ENGRAM_BUDGET '${value}'`, { hint: 'Expected a whole number >= 1' });
-}
-
 async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags): Promise<CommandOutput> {
-  const budget = flags.budget ?? budgetFromEnv(ctx.env.ENGRAM_BUDGET);
+  const budget = ctx.settings.budget(flags.budget);
   if (flags.source !== undefined && flags.source.length > 0) {
     const { runIngest } = await import('./ingest.js');
     const report = await runIngest(ctx, flags.source, { format: 'auto', injectable: true, scope: flags.scope });

@@ -70,11 +70,10 @@ async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<Command
     import('../../mcp/limiter.js'),
     import('../../engram.js'),
   ]);
-  const { budgetFromEnv } = await import('./recall.js');
   const options = {
     engram,
     limits: { ...DEFAULT_LIMITS, enabled: flags.rateLimit !== false },
-    budget: flags.injectBudget ?? budgetFromEnv(ctx.env.ENGRAM_BUDGET) ?? DEFAULT_BUDGET,
+    budget: ctx.settings.budget(flags.injectBudget) ?? DEFAULT_BUDGET,
     secrecy: flags.secrecy,
     trustWrites: flags.trustWrites === true,
     log: ctx.verbose ? (line: Record<string, unknown>) => process.stderr.write(`${JSON.stringify(line)}\n`) : undefined,
@@ -83,7 +82,7 @@ async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<Command
     await serveStdio(options);
     return nothing();
   }
-  const token = flags.token ?? (ctx.env.ENGRAM_HTTP_TOKEN || undefined);
+  const token = ctx.settings.httpToken(flags.token);
   const server = await serveHttp(options, {
     host: flags.host,
     port: flags.port ?? DEFAULT_PORT,

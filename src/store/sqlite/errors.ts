@@ -3,7 +3,7 @@
  * a damaged page STORE_CORRUPT, anything else from SQLite a DB_ERROR, always keeping the original
  * as `cause`.
  */
-import { EngramError, isEngramError } from '../../errors.js';
+import { EngramError, FIX_HINTS, isEngramError } from '../../errors.js';
 import { storeCorrupt } from './page-check.js';
 
 const BUSY_CODES = new Set([
@@ -51,14 +51,16 @@ export function toStoreError(error: unknown, path: string): unknown {
   if (code.startsWith('SQLITE_CORRUPT')) return storeCorrupt(path, [], error);
   if (code === 'SQLITE_NOTADB') {
     return new EngramError('DB_ERROR', `Not a valid engram database (${message}): ${path}`, {
-      hint: 'Check --db / ENGRAM_DB; restore from an `engram export` if the file is damaged.',
+      hint: FIX_HINTS.check_store_path,
+      fix: 'check_store_path',
       details: { path, sqlite_code: code },
       cause: error,
     });
   }
   if (code === 'SQLITE_CANTOPEN') {
     return new EngramError('DB_ERROR', `Cannot open database file: ${path}`, {
-      hint: 'Check that the directory exists and is writable, or run `engram init`.',
+      hint: FIX_HINTS.store_dir_writable,
+      fix: 'store_dir_writable',
       details: { path, sqlite_code: code },
       cause: error,
     });

@@ -2,7 +2,7 @@
  * Applies pending migrations in order, each inside one `BEGIN IMMEDIATE` transaction that re-reads
  * the version first, so concurrent openers apply each migration exactly once.
  */
-import { EngramError } from '../../errors.js';
+import { EngramError, FIX_HINTS } from '../../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 import type { MigrationContext } from './migrations/migration.js';
 import type { SqliteDatabase } from './open.js';
@@ -24,7 +24,8 @@ export function readSchemaVersion(db: SqliteDatabase): number {
   if (tables.length === 0) return 0;
   if (!tables.includes('schema_meta')) {
     throw new EngramError('DB_ERROR', 'Not an engram database (no schema_meta table)', {
-      hint: 'Point --db at an engram store, or at a new file.',
+      hint: FIX_HINTS.not_a_store,
+      fix: 'not_a_store',
     });
   }
   const value = db

@@ -7,7 +7,7 @@ import { normalisedHash } from '../../util/hash.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { EngramError } from '../../errors.js';
+import { EngramError, FIX_HINTS } from '../../errors.js';
 import { migrate, readSchemaVersion } from './migrate.js';
 import { checkPages } from './page-check.js';
 import { SCHEMA_VERSION } from './migrations/index.js';
@@ -46,7 +46,8 @@ export function openDatabase(path: string, options: SqliteOptions = {}): SqliteD
       'DB_ERROR',
       `Cannot open database: directory ${dirname(path)} does not exist`,
       {
-        hint: 'Create the directory, or run `engram init` where the store should live.',
+        hint: FIX_HINTS.create_store_dir,
+        fix: 'create_store_dir',
         details: { path },
       },
     );

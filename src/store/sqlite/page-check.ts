@@ -11,7 +11,7 @@
  * the freelist, or rows that disagree with their indexes: a query that reads such a page still
  * fails with STORE_CORRUPT, and `engram doctor` runs SQLite's full integrity check.
  */
-import { EngramError } from '../../errors.js';
+import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { SqliteDatabase } from './open.js';
 
 /** How many pages of each b-tree's leftmost path are read (root first). */
@@ -21,7 +21,8 @@ const PATH_PAGES = 4;
 export function storeCorrupt(path: string, trees: readonly string[], cause?: unknown): EngramError {
   const where = trees.length > 0 ? ` (damaged pages in ${trees.join(', ')})` : '';
   return new EngramError('STORE_CORRUPT', `The store's pages fail the open check${where}: ${path}`, {
-    hint: 'Nothing was written. Run `engram doctor` for SQLite\'s full check; restore from an `engram export` or a backup.',
+    hint: FIX_HINTS.check_pages,
+    fix: 'check_pages',
     details: { path, ...(trees.length > 0 ? { trees: [...trees] } : {}) },
     cause,
   });

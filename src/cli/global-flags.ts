@@ -1,0 +1,79 @@
+/**
+ * The program-level flags, read from the raw arguments before commander runs where they must be
+ * known early: the command named, and the output format (so that even a parse error is rendered
+ * as asked).
+ */
+import { EngramError } from '../errors.js';
+import type { OutputFormat } from './output.js';
+
+/** Program-level flags that take a value (their value is not a command name). */
+const VALUE_FLAGS = new Set(['--db', '--format', '--session']);
+
+/** Commands whose own --format flag is not the output format. */
+export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest']);
+
+/** The program-level flags as commander parses them. */
+export interface GlobalFlags {
+  db?: string;
+  json?: boolean;
+  format?: OutputFormat;
+  quiet?: boolean;
+  verbose?: boolean;
+  session?: string;
+}
+
+/** The command named on the command line (`engram help put` names put), if any. */
+export function invokedCommand(argv: readonly string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') break;
+    if (VALUE_FLAGS.has(arg)) i++;
+    else if (!arg.startsWith('-')) words.push(arg);
+  }
+  return words[0] === 'help' ? words[1] : words[0];
+}
+
+function formatError(value: string, source: string): EngramError {
+  return new EngramError('PARAM_ERROR', `Invalid ${source} '${value}'`, {
+    hint: 'Valid values: text, json',
+  });
+}
+
+/** The output format of a run, whether it was asked for, and why an asked-for value was refused. */
+export interface PickedFormat {
+  format: OutputFormat;
+  explicit: boolean;
+  problem?: EngramError;
+}
+
+/**
+ * Output format before commander runs, so that even a parse error is rendered as asked:
+ * `--json` / `--format` > `ENGRAM_FORMAT` (`formatEnv`) > JSON unless stdout is a terminal.
+ */
+export function pickFormat(argv: readonly string[], formatEnv: string | undefined, isTTY: boolean): PickedFormat {
+  let flag: string | undefined;
+  const invoked = invokedCommand(argv);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') break;
+    // After `ingest`, --format is ingest's own (text|auto, as RAGIX); --json still picks JSON.
+    if (invoked !== undefined && OWN_FORMAT_FLAG.has(invoked) && arg === invoked) {
+      if (argv.slice(i + 1).includes('--json')) flag = 'json';
+      break;
+    }
+    if (arg === '--json') flag = 'json';
+    else if (arg === '--format') flag = argv[i + 1];
+    else if (arg.startsWith('--format=')) flag = arg.slice('--format='.length);
+  }
+  const fallback: OutputFormat = isTTY ? 'text' : 'json';
+  for (const [value, source] of [
+    [flag, '--format'],
+    [formatEnv, 'ENGRAM_FORMAT'],
+  ] as const) {
+    if (value === undefined || value === '') continue;
+    if (value === 'json' || value === 'text') return { format: value, explicit: true };
+    return { format: fallback, explicit: false, problem: formatError(value, source) };
+  }
+  return { format: fallback, explicit: false };
+}

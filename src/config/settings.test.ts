@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createSettings } from './settings.js';
+
+const cwd = '/work/project';
+
+test('flags beat the environment, which beats the config file, which beats the locale', () => {
+  const env = { ENGRAM_FTS_TOKENIZER: 'raw', LANG: 'fr_FR.UTF-8', ENGRAM_BUDGET: '800', ENGRAM_SESSION: 'env-session' };
+  const settings = createSettings({ env, cwd }).withFlags({ session: 'flag-session' });
+  assert.equal(settings.newStoreFtsTokenizer('en', { fts_tokenizer: 'fr' }), 'en');
+  assert.equal(settings.newStoreFtsTokenizer(undefined, { fts_tokenizer: 'fr' }), 'raw');
+  const bare = createSettings({ env: { LANG: 'fr_FR.UTF-8' }, cwd });
+  assert.equal(bare.newStoreFtsTokenizer(undefined, { fts_tokenizer: 'en' }), 'en');
+  assert.equal(bare.newStoreFtsTokenizer(undefined, {}), 'fr');
+  assert.equal(settings.budget(300), 300);
+  assert.equal(settings.budget(), 800);
+  assert.equal(settings.session, 'flag-session');
+  assert.equal(createSettings({ env, cwd }).session, 'env-session');
+  assert.equal(bare.session, null);
+  assert.equal(settings.httpToken('t'), 't');
+  assert.equal(createSettings({ env: { ENGRAM_HTTP_TOKEN: '' }, cwd }).httpToken(), undefined);
+});
+
+test('a malformed variable fails only where it is used, with the message of today', () => {
+  const settings = createSettings({ env: { ENGRAM_BUDGET: 'abc', ENGRAM_SECRECY: 'S9', ENGRAM_FTS_TOKENIZER: 'de' }, cwd });
+  assert.equal(settings.budget(5), 5);
+  assert.throws(() => settings.budget(), { code: 'PARAM_ERROR', message: 'Invalid ENGRAM_BUDGET \'abc\'' });
+  assert.throws(() => settings.secrecy(), { code: 'PARAM_ERROR', message: 'Invalid ENGRAM_SECRECY \'S9\'' });
+  assert.equal(settings.secrecy('S0'), 'S0');
+  assert.throws(() => settings.ftsTokenizer(), { code: 'PARAM_ERROR', message: 'Invalid ENGRAM_FTS_TOKENIZER \'de\'' });
+});
+
+test('the store: --db, then ENGRAM_DB (empty is unset); NO_COLOR set to anything; full text unless off', () => {
+  const env = { ENGRAM_DB: 'env.db', NO_COLOR: '', ENGRAM_FTS: 'off', HOME: '/home/u' };
+  assert.equal(createSettings({ env, cwd, flags: { db: 'flag.db' } }).store().path, '/work/project/flag.db');
+  const fromEnv = createSettings({ env, cwd });
+  assert.equal(fromEnv.store().source, 'env');
+  assert.equal(fromEnv.noColor, true);
+  assert.equal(fromEnv.fullText, false);
+  assert.equal(createSettings({ env: { ENGRAM_DB: '' }, cwd }).dbEnv, undefined);
+  assert.throws(() => Object.assign(fromEnv, { session: 'x' }), TypeError, 'frozen');
+});

@@ -1,0 +1,149 @@
+/**
+ * The one settings object of a run: every value a shell needs from outside the code, by the
+ * precedence flags > environment > config file (`.engram/config.json`) > defaults. The shell's
+ * composition root (`cli/run-cli.ts`) builds it once from the environment and the program's flags
+ * and passes it down; no command and no feature module reads the environment itself.
+ *
+ * A value is checked when it is used, not when the object is built, so a malformed variable fails
+ * only the commands that read it (an invalid `ENGRAM_BUDGET` does not break `engram list`).
+ */
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { EngramError } from '../errors.js';
+import { SECRECY_TIERS, type Secrecy } from '../types.js';
+import { CONFIG_FILE, discoverStore, STORE_DIR, type StoreLocation } from './discover-store.js';
+import { type FtsTokenizerPreset, ftsTokenizerFromEnv, localeFtsTokenizer } from './fts-tokenizer.js';
+import type { AutoConsolidateSettings, ProjectConfig } from './project-config.js';
+
+/** The environment as the shell received it (`process.env`). */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The program-level flags that are settings (`--db`, `--session`). */
+export interface GlobalSettingsFlags {
+  db?: string;
+  session?: string;
+}
+
+export interface SettingsSources {
+  env: Environment;
+  cwd: string;
+  flags?: GlobalSettingsFlags;
+}
+
+export interface Settings {
+  readonly cwd: string;
+  /** `--db` as given (possibly ''), for commands that must tell it from `ENGRAM_DB`. */
+  readonly dbFlag: string | undefined;
+  /** `ENGRAM_DB`, undefined when unset or empty. */
+  readonly dbEnv: string | undefined;
+  /** `NO_COLOR` is set (to anything): text output is never painted. */
+  readonly noColor: boolean;
+  /** `ENGRAM_FORMAT` as given, checked by the caller that picks the output format. */
+  readonly formatEnv: string | undefined;
+  /** The executable search path (`PATH`). */
+  readonly searchPath: string;
+  /** Actor recorded on writes: `--session` > `ENGRAM_SESSION` > none. */
+  readonly session: string | null;
+  /** Full-text search on, unless `ENGRAM_FTS=off`. */
+  readonly fullText: boolean;
+  /** Where the store is: `--db` > `ENGRAM_DB` > nearest `.engram/` > the user store. */
+  store(): StoreLocation;
+  /** Output redaction tier: `flag` > `ENGRAM_SECRECY`; PARAM_ERROR when the variable is not a tier. */
+  secrecy(flag?: Secrecy): Secrecy | undefined;
+  /** Recall budget in tokens: `flag` > `ENGRAM_BUDGET`; PARAM_ERROR when the variable is not one. */
+  budget(flag?: number): number | undefined;
+  /** HTTP bearer token of `serve --http`: `flag` > `ENGRAM_HTTP_TOKEN` (empty is none). */
+  httpToken(flag?: string): string | undefined;
+  /** The tokenizer asked for: `flag` > `ENGRAM_FTS_TOKENIZER`; PARAM_ERROR when not a preset. */
+  ftsTokenizer(flag?: FtsTokenizerPreset): FtsTokenizerPreset | undefined;
+  /** The tokenizer the locale suggests (`LC_ALL` > `LC_MESSAGES` > `LANG`). */
+  localeFtsTokenizer(): FtsTokenizerPreset;
+  /**
+   * The tokenizer of a store created now: `flag` > `ENGRAM_FTS_TOKENIZER` > the store's config >
+   * the locale.
+   */
+  newStoreFtsTokenizer(flag: string | undefined, config: ProjectConfig): string;
+  /**
+   * The config file of the store at `storePath`: `config.json` beside it when it sits in a
+   * `.engram` directory (never beside a `--db` file elsewhere); {} when there is none.
+   */
+  storeConfig(storePath: string): Promise<ProjectConfig>;
+  /** The config file at `path` ({} when it does not exist); PARAM_ERROR when it is malformed. */
+  projectConfig(path: string): Promise<ProjectConfig>;
+  /**
+   * Automatic consolidation: the defaults, then the store's config, then
+   * `ENGRAM_AUTO_CONSOLIDATE` (`off`, or a threshold); undefined means off.
+   */
+  autoConsolidate(
+    defaults: AutoConsolidateSettings,
+    config: ProjectConfig,
+  ): Promise<AutoConsolidateSettings | undefined>;
+  /**
+   * The same settings completed with the program's flags, once commander has parsed them (the
+   * output format is picked before, from the environment and the raw arguments).
+   */
+  withFlags(flags: GlobalSettingsFlags): Settings;
+}
+
+/** `ENGRAM_SECRECY`, checked: undefined when unset, PARAM_ERROR when not a tier. */
+function secrecyFromEnv(value: string | undefined): Secrecy | undefined {
+  if (value === undefined || value === '') return undefined;
+  const tier = SECRECY_TIERS.find((t) => t === value);
+  if (tier !== undefined) return tier;
+  throw new EngramError('PARAM_ERROR', `Invalid ENGRAM_SECRECY '${value}'`, {
+    hint: `Valid values: ${SECRECY_TIERS.join(', ')}`,
+  });
+}
+
+/** `ENGRAM_BUDGET`, checked: undefined when unset, PARAM_ERROR when not a whole number >= 1. */
+function budgetFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 1) return n;
+  throw new EngramError('PARAM_ERROR', `Invalid ENGRAM_BUDGET '${value}'`, { hint: 'Expected a whole number >= 1' });
+}
+
+/**
+ * Builds the settings of one run from the environment, the working directory and the program's
+ * flags. The result is frozen.
+ *
+ * @example
+ * const settings = createSettings({ env: process.env, cwd: process.cwd(), flags: { db: 'x.db' } });
+ * settings.store().path; // '/…/x.db'
+ */
+export function createSettings(sources: SettingsSources): Settings {
+  const { env, cwd, flags = {} } = sources;
+  const dbEnv = env.ENGRAM_DB === '' ? undefined : env.ENGRAM_DB;
+  return Object.freeze({
+    cwd,
+    dbFlag: flags.db,
+    dbEnv,
+    noColor: 'NO_COLOR' in env,
+    formatEnv: env.ENGRAM_FORMAT,
+    searchPath: env.PATH ?? '',
+    session: flags.session ?? env.ENGRAM_SESSION ?? null,
+    fullText: env.ENGRAM_FTS !== 'off',
+    store: () => discoverStore({ flag: flags.db, env: env.ENGRAM_DB, cwd, home: env.HOME ?? homedir() }),
+    secrecy: (flag?: Secrecy) => flag ?? secrecyFromEnv(env.ENGRAM_SECRECY),
+    budget: (flag?: number) => flag ?? budgetFromEnv(env.ENGRAM_BUDGET),
+    httpToken: (flag?: string) => flag ?? (env.ENGRAM_HTTP_TOKEN || undefined),
+    ftsTokenizer: (flag?: FtsTokenizerPreset) => flag ?? ftsTokenizerFromEnv(env.ENGRAM_FTS_TOKENIZER),
+    localeFtsTokenizer: () => localeFtsTokenizer(env),
+    newStoreFtsTokenizer: (flag: string | undefined, config: ProjectConfig) =>
+      flag ?? ftsTokenizerFromEnv(env.ENGRAM_FTS_TOKENIZER) ?? config.fts_tokenizer ?? localeFtsTokenizer(env),
+    async storeConfig(storePath: string) {
+      if (basename(dirname(storePath)) !== STORE_DIR) return {};
+      const { readProjectConfig } = await import('./project-config.js');
+      return readProjectConfig(join(dirname(storePath), CONFIG_FILE));
+    },
+    async projectConfig(path: string) {
+      const { readProjectConfig } = await import('./project-config.js');
+      return readProjectConfig(path);
+    },
+    async autoConsolidate(defaults: AutoConsolidateSettings, config: ProjectConfig) {
+      const { autoConsolidateSettings } = await import('./project-config.js');
+      return autoConsolidateSettings(defaults, config, env.ENGRAM_AUTO_CONSOLIDATE);
+    },
+    withFlags: (next: GlobalSettingsFlags) => createSettings({ env, cwd, flags: { ...flags, ...next } }),
+  });
+}
