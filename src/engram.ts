@@ -8,7 +8,7 @@ import {
   FTS_TOKENIZER_PRESETS,
   isFtsTokenizerPreset,
 } from './config/fts-tokenizer.js';
-import { EngramError, toEngramError } from './errors.js';
+import { EngramError } from './errors.js';
 import { type AdmissionHook, admitWrite, type WriteOperation } from './items/admission.js';
 import { type IngestProgress, type IngestReport, ingestSources } from './ingest/ingest.js';
 import { commitPull, planPull, pullProposals, type PullResult } from './ingest/pull.js';
@@ -17,86 +17,100 @@ import {
   rejectItem,
   type ReviewDecision,
   type ReviewReport,
-  reviewItems,
   verifyItem,
 } from './items/governance.js';
 import { policyDetails, recordWrite } from './items/journal.js';
 import { requireItem as requireStoredItem } from './items/lookup.js';
 import {
   createItem,
-  exportLine,
   hasChanges,
   mergeFields,
   nextVersion,
 } from './items/build-item.js';
-import { redactSecrets, requireCleanFields } from './items/field-policy.js';
+import { requireCleanFields } from './items/field-policy.js';
 import { type ImportReport, importLines } from './items/import-lines.js';
 import { parseInput } from './items/parse-input.js';
 import {
   type GetQuery,
-  getQuerySchema,
+  getItem,
+  itemHistory,
+  itemLinks,
+  type ListResult,
+  listItems,
+  type ShowOptions,
+  type ShowResult,
+  showItem,
+} from './items/read.js';
+import {
   type IngestInput,
   ingestInputSchema,
   type PullInput,
   pullInputSchema,
   type ListInput,
   linkInputSchema,
-  listFilterSchema,
   type ParsedPut,
   type PutInput,
   putInputSchema,
-  type RecallInput,
-  recallInputSchema,
-  type SuggestInput,
-  suggestInputSchema,
   type UpdateInput,
   updateInputSchema,
-  type SearchInput,
-  searchInputSchema,
-  type PalaceInput,
-  palaceInputSchema,
-  type WorkspaceInput,
-  workspaceInputSchema,
 } from './items/schemas.js';
 import { evaluatePolicy, type PolicyOptions, type PolicySubject, type PolicyVerdict } from './policy/evaluate.js';
-import { type CleanupPlan, cleanup } from './lifecycle/cleanup.js';
+import { type AutoConsolidated, withAutoConsolidation } from './lifecycle/auto-consolidate.js';
+import type { CleanupPlan } from './lifecycle/cleanup.js';
+import { type ConsolidationCandidates, type ConsolidationPlan, foldable } from './lifecycle/consolidate.js';
 import {
-  type ConsolidationCandidates,
-  type ConsolidationPlan,
-  consolidate,
-  foldable,
-  consolidationCandidates,
-} from './lifecycle/consolidate.js';
-import { type Decay, decayOf } from './lifecycle/decay.js';
-import { possibleContradictions } from './lifecycle/contradictions.js';
+  type CandidatesInput,
+  type CleanupInput,
+  type ConsolidateInput,
+  findConsolidationCandidates,
+  runCleanup,
+  runConsolidation,
+  suggest,
+  type SuggestInput,
+} from './lifecycle/operations.js';
 import { findSimilar, mergeSimilar, type SimilarItem } from './lifecycle/similar.js';
-import { rankSuggestions, type Suggestion } from './lifecycle/suggest.js';
-import { redactItem } from './policy/redact.js';
+import type { Suggestion } from './lifecycle/suggest.js';
+import { type DoctorReport, doctor } from './maintenance/doctor.js';
+import { type ExportOptions, exportLines } from './maintenance/export.js';
+import { type ReindexOptions, type ReindexResult, reindex } from './maintenance/reindex.js';
+import { review, type ReviewOptions } from './maintenance/review.js';
+import { stats } from './maintenance/stats.js';
 import { ALL_RULES, type PolicyRule } from './policy/rules.js';
-import { type PackedRecall, packRecall, type RecallMode } from './recall/injection-block.js';
-import { explainHit, rankHits, type SearchStage, searchCascade } from './search/cascade.js';
-import type { SearchSort } from './search/rank.js';
+import { RECALL_POOL, recall, type RecallFilter, type RecallInput, type RecallResult } from './recall/recall.js';
+import { search, type SearchInput, type SearchResult } from './search/search.js';
+import { searchCascade } from './search/cascade.js';
 import type { CreatedFile } from './store/remove-empty-store.js';
-import type { DeleteCounts, ListFilter, Store, StoreHealth } from './store/store.js';
+import type { DeleteCounts, Store } from './store/store.js';
 import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, Workspace } from './types.js';
 import { indexText, prepareIndexing } from './search/index-text.js';
-import { loadedSegmenter, loadSegmenter } from './search/segment.js';
-import { sha256 } from './util/hash.js';
+import { loadedSegmenter } from './search/segment.js';
 import { newItemId } from './util/ids.js';
+import {
+  listWorkspaces,
+  type RegisterWorkspaceResult,
+  registerWorkspace,
+  removeWorkspace,
+  type RemoveWorkspaceResult,
+  resolveWorkspace,
+  type WorkspaceInput,
+} from './workspaces/workspaces.js';
+import { palace, type PalaceInput, type PalaceResult } from './workspaces/palace.js';
 import { type Clock, systemClock } from './util/time.js';
-import type { AutoConsolidateOptions } from './context.js';
+import type { AutoConsolidateOptions, OperationContext } from './context.js';
 
 export type { ImportReport } from './items/import-lines.js';
 export type { CreatedFile } from './store/remove-empty-store.js';
-export type {
-  GetQuery,
-  ListInput,
-  PutInput,
-  RecallInput,
-  SearchInput,
-  SuggestInput,
-  UpdateInput,
-} from './items/schemas.js';
+export type { ListInput, PutInput, UpdateInput } from './items/schemas.js';
+export type { GetQuery, ListResult, ShowOptions, ShowResult } from './items/read.js';
+export type { RecallInput, RecallResult } from './recall/recall.js';
+export type { SearchHit, SearchInput, SearchResult, SearchStage } from './search/search.js';
+export type { DoctorReport } from './maintenance/doctor.js';
+export type { ExportOptions } from './maintenance/export.js';
+export type { ReindexOptions, ReindexResult } from './maintenance/reindex.js';
+export type { ReviewOptions } from './maintenance/review.js';
+export type { CandidatesInput, CleanupInput, ConsolidateInput, SuggestInput } from './lifecycle/operations.js';
+export type { PalaceInput, PalaceResult } from './workspaces/palace.js';
+export type { RegisterWorkspaceResult, RemoveWorkspaceResult, WorkspaceInput } from './workspaces/workspaces.js';
 
 export interface EngramOptions {
   /** Database file, or `:memory:`. */
@@ -130,31 +144,11 @@ export interface EngramOptions {
 
 export type { AutoConsolidateOptions } from './context.js';
 
-/**
- * The automatic run looks at the newest this many STM items only, so a write never waits on a
- * whole-store pass; `engram consolidate` takes them all.
- */
-const AUTO_CONSOLIDATE_WINDOW = 2000;
-
-/** The CLI's automatic consolidation: at 20 live STM items (KOAS), at most every 10 minutes. */
-export const AUTO_CONSOLIDATE_DEFAULTS: AutoConsolidateOptions = { threshold: 20, intervalMinutes: 10 };
-
-/** A write's result, with what automatic consolidation did when the write triggered it. */
-export interface AutoConsolidated {
-  auto_consolidation?: AutoConsolidation;
-}
-
-/** What an automatic consolidation did after a write. */
-export interface AutoConsolidation {
-  /** Live STM items that triggered it. */
-  stm: number;
-  threshold: number;
-  clusters: number;
-  archived: number;
-  promoted: number;
-  /** The merged item that now holds the written item, when it was one of the originals. */
-  merged_into?: string;
-}
+export {
+  AUTO_CONSOLIDATE_DEFAULTS,
+  type AutoConsolidated,
+  type AutoConsolidation,
+} from './lifecycle/auto-consolidate.js';
 
 export interface PutResult extends AutoConsolidated {
   /** `created`, `updated`, or `unchanged` when the write would not change the item. */
@@ -187,85 +181,11 @@ export interface WriteOptions {
   asProposal?: boolean;
 }
 
-export interface ListResult {
-  items: MemoryItem[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
-export interface ShowResult {
-  item: MemoryItem;
-  revisions: number;
-  links: MemoryLink[];
-  /** The forgetting curve now: decay, staleness and the rates behind them. */
-  lifecycle: Decay;
-}
-
 export interface DeleteResult {
   id: string;
   action: 'archived' | 'unchanged' | 'deleted';
   /** Rows removed per table, for a hard delete. */
   removed?: DeleteCounts;
-}
-
-export type { SearchStage } from './search/cascade.js';
-
-export interface SearchHit extends MemoryItem {
-  /** The final ranking score (see `search/rank.ts`); higher is better. */
-  score: number;
-  /** Every ranking factor, with `explain: true`. */
-  explain?: ReturnType<typeof explainHit>;
-}
-
-export interface SearchResult {
-  query: string;
-  /** The words searched for, after stopwords and segmentation. */
-  terms: string[];
-  stage: SearchStage;
-  /** False when the LIKE fallback answered because the full-text index is unavailable or off. */
-  fts: boolean;
-  sort: SearchSort;
-  count: number;
-  items: SearchHit[];
-}
-
-export interface RecallResult extends Omit<PackedRecall, 'text'> {
-  /** The block (or catalog) to paste into a prompt; '' when nothing matched. */
-  inject_text: string;
-  query: string;
-  mode: RecallMode;
-  format_version: 1;
-  budget: number;
-  stage: SearchStage;
-  fts: boolean;
-  /**
-   * When no injectable item matched: how many live items did match but are not injectable
-   * (quarantined, or ingested without `--injectable`), so an empty recall is never a silent
-   * surprise. 0 when something injectable matched (they are not looked for then).
-   */
-  non_injectable: number;
-  /** With `non_injectable` > 0: how to make those items injectable. */
-  hint?: string;
-}
-
-export interface ReindexResult {
-  indexed: number;
-  full_text: boolean;
-}
-
-export interface DoctorReport {
-  ok: boolean;
-  schema_version: number;
-  /** The tokenizer preset recorded with the search index when the store was created. */
-  fts_tokenizer: string | null;
-  full_text: boolean;
-  items: number;
-  indexed: number;
-  integrity: string[];
-  /** Every item's content hashed again as the write path does (SHA-256): the ids that differ. */
-  content_hashes: { checked: number; mismatched: string[] };
-  problems: string[];
 }
 
 export type { PullEntry, PullResult } from './ingest/pull.js';
@@ -276,16 +196,6 @@ export type { SimilarItem } from './lifecycle/similar.js';
 export type { Suggestion } from './lifecycle/suggest.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
 export type { IngestInput, PullInput } from './items/schemas.js';
-
-export type { PalaceInput, WorkspaceInput } from './items/schemas.js';
-
-/** One level of the palace: counts of the next level down, or (with a tag) the items there. */
-export interface PalaceResult {
-  path: { scope: string | null; tier: string | null; type: string | null; tag: string | null };
-  level: 'tier' | 'type' | 'tag' | 'items';
-  counts?: Record<string, number>;
-  items?: { id: string; title: string; tier: string; type: string; tags: string[]; updated_at: string }[];
-}
 
 export interface LinkResult {
   created: boolean;
@@ -330,26 +240,26 @@ export interface Engram {
    */
   recall(input: RecallInput): Promise<RecallResult>;
   /** One item (redacted for `secrecy`), its revision count and links. */
-  show(id: string, options?: { secrecy?: Secrecy }): Promise<ShowResult>;
+  show(id: string, options?: ShowOptions): Promise<ShowResult>;
   /** Every stored version, oldest first. */
   history(id: string): Promise<Revision[]>;
   /**
    * Archives expired, stale (decay ≤ 0.2) and weak (weight < 0.1 after 30 days) items and, with
    * `purgeDays`, deletes archived items older than that — only with `apply`; otherwise the plan.
    */
-  cleanup(options?: { apply?: boolean; purgeDays?: number; scope?: string }): Promise<CleanupPlan>;
+  cleanup(options?: CleanupInput): Promise<CleanupPlan>;
   /**
    * Deterministic, lossless consolidation: STM items (same scope, type, source file and key) whose
    * every sentence and distinguishing token another item already says fold into it, as one MTM
    * item; related items are left apart; MTM items that qualify promote to LTM.
    */
-  consolidate(options?: { dryRun?: boolean; scope?: string }): Promise<ConsolidationPlan>;
+  consolidate(options?: ConsolidateInput): Promise<ConsolidationPlan>;
   /**
    * Host-model consolidation (mem-context): groups to extract (STM older than 3 days) and related
    * memories to merge (alike, but each with facts of its own), each with a ready prompt; the
    * answer comes back through `pull` with `supersedes`. engram calls no model itself.
    */
-  consolidationCandidates(options?: { scope?: string }): Promise<ConsolidationCandidates>;
+  consolidationCandidates(options?: CandidatesInput): Promise<ConsolidationCandidates>;
   /** memtool's recommendation: ranked candidates for a task, tags or key prefix, with the reasons. */
   suggest(input: SuggestInput): Promise<Suggestion[]>;
   /** Changes any fields of an existing item (content optional): a new version, through the policy. */
@@ -365,21 +275,21 @@ export interface Engram {
   /** Named workspaces, `default` first among equals (sorted by name). */
   workspaces(): Promise<Workspace[]>;
   /** Creates or updates a workspace; `default` is protected. */
-  registerWorkspace(input: WorkspaceInput): Promise<{ created: boolean; workspace: Workspace }>;
+  registerWorkspace(input: WorkspaceInput): Promise<RegisterWorkspaceResult>;
   /** Removes a workspace (never `default`); its items stay. */
-  removeWorkspace(name: string): Promise<{ removed: Workspace }>;
+  removeWorkspace(name: string): Promise<RemoveWorkspaceResult>;
   /** The workspace called `name`; NOT_FOUND for an unknown one. */
   resolveWorkspace(name: string): Promise<Workspace>;
   /** Browses live items: tiers, then types in a tier, then tags in a type, then the items with a tag. */
   palace(input?: PalaceInput): Promise<PalaceResult>;
   /** Rebuilds the full-text index from the items (derived data); returns how many were indexed. */
-  reindex(options?: { onProgress?: (done: number, total: number) => void }): Promise<ReindexResult>;
+  reindex(options?: ReindexOptions): Promise<ReindexResult>;
   /** Schema version, full-text availability, index/item agreement and SQLite's integrity check. */
   doctor(): Promise<DoctorReport>;
   /** JSONL lines, one complete item each, oldest first. */
-  exportLines(options?: { withHistory?: boolean; secrecy?: Secrecy }): AsyncIterable<string>;
+  exportLines(options?: ExportOptions): AsyncIterable<string>;
   /** Quarantined, contradicted and soon-expiring (within `withinHours`, default 24) items. */
-  review(options?: { withinHours?: number; limit?: number }): Promise<ReviewReport>;
+  review(options?: ReviewOptions): Promise<ReviewReport>;
   /** Verifies an item: injectable, expiry and quarantine cleared, after the reject rules pass again. */
   verify(id: string): Promise<ReviewDecision>;
   /** Rejects an item: archived, no longer injectable. */
@@ -393,23 +303,9 @@ export interface Engram {
   close(): void;
 }
 
-const DEFAULT_LIST_LIMIT = 50;
-/** The protected workspace every store has (scope `project`). */
-export const DEFAULT_WORKSPACE = 'default';
-/** `engram review` lists items expiring within this many hours. */
-const DEFAULT_REVIEW_HOURS = 24;
-const DEFAULT_SEARCH_K = 10;
-/** Default recall budget in tokens (KOAS); `ENGRAM_BUDGET` and `--budget` override it. */
-export const DEFAULT_BUDGET = 1500;
+export { DEFAULT_BUDGET } from './recall/recall.js';
 /** Weight added to an item each time a duplicate write reinforces it. */
 const REINFORCE_WEIGHT = 0.1;
-/** How many recent candidates suggest scores. */
-const SUGGEST_POOL = 200;
-/** How many search hits recall considers before packing. */
-const RECALL_POOL = 100;
-
-/** The filters recall takes besides the query. */
-type RecallFilter = Pick<ListFilter, 'tier' | 'type' | 'scope' | 'tags'>;
 
 /**
  * The write policy's verdict on any text, without storing anything (`engram policy check`).
@@ -466,22 +362,14 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   const fullText = options.fullText !== false;
   const defaultSecrecy = options.secrecy ?? 'S3';
 
+  const ctx: OperationContext = {
+    store, clock, now, actor, fullText, defaultSecrecy, admit: options.admit, autoConsolidate: options.autoConsolidate,
+  };
+
   const record = (item: MemoryItem, action: string, details: Record<string, unknown> = {}) =>
     recordWrite(store, actor, item, action, details);
 
   const requireItem = (id: string): MemoryItem => requireStoredItem(store, id);
-
-  const requireWorkspace = (name: string): Workspace => {
-    const workspace = store.getWorkspace(name);
-    if (workspace === undefined) {
-      const known = store.listWorkspaces().map((w) => w.name).join(', ');
-      throw new EngramError('NOT_FOUND', `Unknown workspace: ${name}`, {
-        hint: `Known workspaces: ${known}. Register one with \`engram workspace add\`.`,
-        details: { workspace: name },
-      });
-    }
-    return workspace;
-  };
 
   async function write(input: PutInput, operation: WriteOperation, privileged = false): Promise<PutResult> {
     const parsed = parseInput(putInputSchema, input);
@@ -632,53 +520,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     return { count: hits.length, hint: ways.join('; ') };
   }
 
-  const AUTO_META_KEY = 'auto_consolidated_at';
-  const auto = options.autoConsolidate;
-  const autoDue = (at: Date): boolean => {
-    const last = store.getMeta(AUTO_META_KEY);
-    return last === undefined || at.getTime() - Date.parse(last) >= (auto?.intervalMinutes ?? 0) * 60_000;
-  };
-
-  /**
-   * KOAS's trigger, after a write: consolidate when STM holds `threshold` memories, at most once per
-   * interval. Ingested document chunks neither count nor merge here: folding alike parts of a file
-   * into one would hide the others from search; `engram consolidate` still takes them.
-   */
-  async function autoConsolidate(writtenId?: string): Promise<AutoConsolidation | undefined> {
-    if (auto === undefined) return undefined;
-    const at = clock();
-    if (!autoDue(at) || store.countLiveMemories('stm') < auto.threshold) return undefined;
-    await loadSegmenter();
-    return store.transaction((): AutoConsolidation | undefined => {
-      // Another process may have run it since the check above.
-      const stm = store.countLiveMemories('stm');
-      if (!autoDue(at) || stm < auto.threshold) return undefined;
-      const plan = consolidate(store, {
-        now: at.toISOString(),
-        actor,
-        dryRun: false,
-        admit: options.admit,
-        newest: AUTO_CONSOLIDATE_WINDOW,
-      });
-      store.setMeta(AUTO_META_KEY, at.toISOString());
-      const folded = plan.clusters.filter((c) => c.refused === undefined);
-      const summary: AutoConsolidation = {
-        stm,
-        threshold: auto.threshold,
-        clusters: folded.length,
-        archived: folded.reduce((n, c) => n + c.members.length, 0),
-        promoted: plan.promotions.length,
-      };
-      store.addEvent({ item_id: null, action: 'auto_consolidate', actor, at: at.toISOString(), details: { ...summary } });
-      const home = folded.find((c) => writtenId !== undefined && c.members.includes(writtenId));
-      return home ? { ...summary, merged_into: home.result_id } : summary;
-    });
-  }
-
-  const withAuto = async <T extends object>(result: T, writtenId?: string): Promise<T & AutoConsolidated> => {
-    const ran = await autoConsolidate(writtenId);
-    return ran ? { ...result, auto_consolidation: ran } : result;
-  };
+  const withAuto = <T extends object>(result: T, writtenId?: string): Promise<T & AutoConsolidated> =>
+    withAutoConsolidation(ctx, result, writtenId);
 
   return {
     path: store.path,
@@ -739,132 +582,16 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       return result.stored + result.quarantined > 0 ? withAuto(result) : result;
     },
 
-    async get(query) {
-      const parsed = parseInput(getQuerySchema, query);
-      if ('id' in parsed) return requireItem(parsed.id);
-      const item = store.findByKey({
-        layer: parsed.layer,
-        key: parsed.key,
-        task_id: parsed.task_id ?? null,
-        step_id: parsed.step_id ?? null,
-      });
-      if (item === undefined) {
-        const address = [parsed.layer, parsed.key, parsed.task_id, parsed.step_id].filter(Boolean);
-        throw new EngramError('NOT_FOUND', `No memory item at ${address.join('/')}`, {
-          hint: 'Check --layer/--key/--task/--step, or use `engram list --key-prefix`.',
-          details: { ...parsed },
-        });
-      }
-      return item;
-    },
-
-    async list(filter = {}) {
-      const parsed = parseInput(listFilterSchema, filter);
-      const limit = parsed.limit ?? DEFAULT_LIST_LIMIT;
-      const offset = parsed.offset ?? 0;
-      const page = store.listItems({ ...parsed, limit, offset });
-      return { ...page, limit, offset };
-    },
-
-    async search(input) {
-      const parsed = parseInput(searchInputSchema, input);
-      const { query, k = DEFAULT_SEARCH_K, sort = 'relevance', explain = false, secrecy = defaultSecrecy, ...rest } = parsed;
-      const filter = { ...rest, quarantined: rest.quarantined ?? 'exclude' };
-      const found = await searchCascade(store, query, filter, Math.min(Math.max(k * 3, 30), 500), fullText);
-      const items = rankHits(found.hits, sort, clock())
-        .slice(0, k)
-        .map(({ item, factors }) => ({
-          ...redactItem(item, secrecy),
-          score: factors.final,
-          ...(explain ? { explain: explainHit(item, factors, found.terms, clock()) } : {}),
-        }));
-      return { query, terms: found.terms, stage: found.stage, fts: found.fts, sort, count: items.length, items };
-    },
-
-    async recall(input) {
-      const {
-        query,
-        budget = DEFAULT_BUDGET,
-        mode = 'inject',
-        header = true,
-        secrecy = defaultSecrecy,
-        ...filter
-      } = parseInput(recallInputSchema, input);
-      const at = now();
-      const live = {
-        ...filter,
-        injectable: true,
-        archived: 'exclude',
-        quarantined: 'exclude',
-        recallable: true,
-        live_at: at,
-      } as const;
-      const found = await searchCascade(store, query, live, RECALL_POOL, fullText);
-      const ranked = rankHits(found.hits, 'relevance', clock()).map(({ item, factors }) => ({
-        item: redactItem(item, secrecy),
-        score: factors.final,
-      }));
-      const packed = packRecall(ranked, { budget, mode, header });
-      const held = packed.matched === 0 ? await nonInjectable(query, filter, at) : { count: 0 };
-      store.transaction(() => {
-        store.touchItems(
-          packed.injected.map((e) => e.id),
-          at,
-        );
-        store.addEvent({
-          item_id: null,
-          action: 'recall',
-          actor,
-          at,
-          // A read never fails on its query, but a secret in it is not recorded.
-          details: {
-            query: redactSecrets(query), mode, matched: packed.matched, injected: packed.injected.map((e) => e.id),
-          },
-        });
-      });
-      const { text, ...rest } = packed;
-      return {
-        query, mode, format_version: 1, budget, stage: found.stage, fts: found.fts, inject_text: text, ...rest,
-        non_injectable: held.count,
-        ...(held.hint === undefined ? {} : { hint: held.hint }),
-      };
-    },
-
-    async show(id, { secrecy = defaultSecrecy } = {}) {
-      const stored = requireItem(id);
-      const item = redactItem(stored, secrecy);
-      const lifecycle = decayOf(stored, clock());
-      return { item, revisions: store.countRevisions(id), links: store.listLinks(id), lifecycle };
-    },
-
-    async consolidate({ dryRun = false, scope } = {}) {
-      // Merged items are indexed inside the transaction; the segmenter must be ready for CJK text.
-      if (!dryRun) await loadSegmenter();
-      return consolidate(store, { now: now(), actor, scope, dryRun, admit: options.admit });
-    },
-
-    async consolidationCandidates({ scope } = {}) {
-      return consolidationCandidates(store, clock(), scope);
-    },
-
-    async suggest(input) {
-      const { context = '', k = 5, tags = [], ...filter } = parseInput(suggestInputSchema, input);
-      // Candidates: the filtered items, most recent first (memtool); the context ranks them.
-      const { items } = store.listItems({ ...filter, tags, live_at: now(), limit: SUGGEST_POOL });
-      return rankSuggestions(items, context, tags, clock()).slice(0, k);
-    },
-
-    async cleanup({ apply = false, purgeDays, scope } = {}) {
-      if (purgeDays !== undefined && (!Number.isInteger(purgeDays) || purgeDays < 0)) {
-        throw new EngramError('PARAM_ERROR', `Invalid purge age ${purgeDays}`, { hint: 'Expected a whole number of days >= 0' });
-      }
-      return cleanup(store, { now: clock(), apply, purgeDays, scope, actor });
-    },
-
-    async history(id) {
-      requireItem(id);
-      return store.listRevisions(id);
-    },
+    get: (query) => getItem(ctx, query),
+    list: (filter) => listItems(ctx, filter),
+    search: (input) => search(ctx, input),
+    recall: (input) => recall(ctx, input, nonInjectable),
+    show: (id, showOptions) => showItem(ctx, id, showOptions),
+    consolidate: (consolidateOptions) => runConsolidation(ctx, consolidateOptions),
+    consolidationCandidates: (candidatesOptions) => findConsolidationCandidates(ctx, candidatesOptions),
+    suggest: (input) => suggest(ctx, input),
+    cleanup: (cleanupOptions) => runCleanup(ctx, cleanupOptions),
+    history: (id) => itemHistory(ctx, id),
 
     async delete(id, { hard = false } = {}) {
       return store.transaction((): DeleteResult => {
@@ -907,140 +634,16 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       });
     },
 
-    async stats() {
-      return store.stats();
-    },
-
-    async workspaces() {
-      return store.listWorkspaces();
-    },
-
-    async registerWorkspace(input) {
-      const parsed = parseInput(workspaceInputSchema, input);
-      if (parsed.name === DEFAULT_WORKSPACE) {
-        throw new EngramError('PARAM_ERROR', 'The default workspace is protected', {
-          hint: 'Register a workspace under another name.',
-        });
-      }
-      return store.transaction(() => {
-        const at = now();
-        const existing = store.getWorkspace(parsed.name);
-        const workspace: Workspace = {
-          name: parsed.name,
-          scope: parsed.scope ?? existing?.scope ?? parsed.name,
-          corpus_id: parsed.corpus_id ?? existing?.corpus_id ?? '',
-          description: parsed.description ?? existing?.description ?? '',
-          created_at: existing?.created_at ?? at,
-          updated_at: at,
-        };
-        const { name, scope, corpus_id, description } = workspace;
-        requireCleanFields({ name, scope, corpus_id, description });
-        const created = store.putWorkspace(workspace);
-        store.addEvent({ item_id: null, action: 'workspace', actor, at, details: { ...workspace, created } });
-        return { created, workspace };
-      });
-    },
-
-    async removeWorkspace(name) {
-      if (name === DEFAULT_WORKSPACE) {
-        throw new EngramError('PARAM_ERROR', 'The default workspace is protected', {
-          hint: 'Only workspaces you registered can be removed.',
-        });
-      }
-      return store.transaction(() => {
-        const removed = requireWorkspace(name);
-        store.removeWorkspace(name);
-        store.addEvent({ item_id: null, action: 'workspace_remove', actor, at: now(), details: { name } });
-        return { removed };
-      });
-    },
-
-    async resolveWorkspace(name) {
-      return requireWorkspace(name);
-    },
-
-    async palace(input = {}) {
-      const { scope, tier, type, tag, limit = DEFAULT_LIST_LIMIT } = parseInput(palaceInputSchema, input);
-      const path = { scope: scope ?? null, tier: tier ?? null, type: type ?? null, tag: tag ?? null };
-      const filter = { archived: 'exclude', scope, tier, type } as const;
-      if (tag !== undefined) {
-        const { items } = store.listItems({ ...filter, tags: [tag], limit });
-        const entries = items.map((i) => ({
-          id: i.id, title: i.title, tier: i.tier, type: i.type, tags: i.tags, updated_at: i.updated_at,
-        }));
-        return { path, level: 'items', items: entries };
-      }
-      const level = tier === undefined ? 'tier' : type === undefined ? 'type' : 'tag';
-      return { path, level, counts: store.countGroups(level, filter) };
-    },
-
-    async reindex({ onProgress } = {}) {
-      await loadSegmenter();
-      const { total } = store.listItems({ archived: 'include', limit: 1 });
-      const entries = {
-        * [Symbol.iterator]() {
-          let done = 0;
-          for (const item of store.iterateItems()) {
-            yield { item, index: indexText(item) };
-            if (++done % 1000 === 0 || done === total) onProgress?.(done, total);
-          }
-        },
-      };
-      return { indexed: store.rebuildFullText(entries), full_text: store.hasFullText() };
-    },
-
-    async doctor() {
-      let checked: StoreHealth;
-      try {
-        checked = store.health();
-      } catch (error) {
-        // Damage SQLite's check cannot walk past: reported, not thrown (that is what doctor is for).
-        const failure = toEngramError(error);
-        if (failure.code !== 'STORE_CORRUPT') throw failure;
-        const version = Number(store.getMeta('schema_version') ?? 0);
-        const health = { full_text: store.hasFullText(), items: 0, indexed: 0, integrity: [failure.message] };
-        const content_hashes = { checked: 0, mismatched: [] };
-        const problems = [`integrity_check: ${failure.message}`];
-        return { ok: false, schema_version: version, fts_tokenizer: store.getMeta('fts_tokenizer') ?? null, ...health, content_hashes, problems };
-      }
-      const { schema_version, ...health } = checked;
-      const fts_tokenizer = store.getMeta('fts_tokenizer') ?? null;
-      const problems: string[] = [];
-      if (health.integrity.join() !== 'ok') problems.push(`integrity_check: ${health.integrity.join('; ')}`);
-      if (!health.full_text) problems.push('full-text index unavailable (FTS5 missing): search uses LIKE');
-      else if (health.indexed !== health.items) {
-        problems.push(`full-text index has ${health.indexed} rows for ${health.items} items: run \`engram reindex\``);
-      }
-      const content_hashes = { checked: 0, mismatched: [] as string[] };
-      try {
-        for (const item of store.iterateItems()) {
-          content_hashes.checked++;
-          if (sha256(item.content) !== item.content_hash) content_hashes.mismatched.push(item.id);
-        }
-      } catch (error) {
-        problems.push(`content hashes: stopped after ${content_hashes.checked} items (${toEngramError(error).message})`);
-      }
-      const { mismatched } = content_hashes;
-      if (mismatched.length > 0) {
-        const shown = mismatched.slice(0, 20).join(', ') + (mismatched.length > 20 ? ', …' : '');
-        problems.push(`content_hash differs from the content of ${mismatched.length} item(s), changed outside engram: ${shown}`);
-      }
-      return { ok: problems.length === 0, schema_version, fts_tokenizer, ...health, content_hashes, problems };
-    },
-
-    async* exportLines({ withHistory = false, secrecy = defaultSecrecy } = {}) {
-      for (const item of store.iterateItems()) {
-        const revisions = withHistory
-          ? store.listRevisions(item.id).map((r) => ({ ...r, item: redactItem(r.item, secrecy) }))
-          : undefined;
-        yield exportLine(redactItem(item, secrecy), revisions);
-      }
-    },
-
-    async review({ withinHours = DEFAULT_REVIEW_HOURS, limit = DEFAULT_LIST_LIMIT } = {}) {
-      const report = reviewItems(store, now(), withinHours, limit);
-      return { ...report, possible_contradictions: possibleContradictions(store, limit) };
-    },
+    stats: () => stats(ctx),
+    workspaces: () => listWorkspaces(ctx),
+    registerWorkspace: (input) => registerWorkspace(ctx, input),
+    removeWorkspace: (name) => removeWorkspace(ctx, name),
+    resolveWorkspace: (name) => resolveWorkspace(ctx, name),
+    palace: (input) => palace(ctx, input),
+    reindex: (reindexOptions) => reindex(ctx, reindexOptions),
+    doctor: () => doctor(ctx),
+    exportLines: (exportOptions) => exportLines(ctx, exportOptions),
+    review: (reviewOptions) => review(ctx, reviewOptions),
 
     async update(id, input) {
       const fields = parseInput(updateInputSchema, input);
@@ -1052,10 +655,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       return forgetItem(store, actor, id, now());
     },
 
-    async links(id) {
-      requireItem(id);
-      return store.listLinks(id);
-    },
+    links: (id) => itemLinks(ctx, id),
 
     async verify(id) {
       return verifyItem(store, actor, id, now());
