@@ -76,8 +76,8 @@ import { type ReindexOptions, type ReindexResult, reindex } from './maintenance/
 import { review, type ReviewOptions } from './maintenance/review.js';
 import { stats } from './maintenance/stats.js';
 import { ALL_RULES, type PolicyRule } from './policy/rules.js';
-import { RECALL_POOL, recall, type RecallFilter, type RecallInput, type RecallResult } from './recall/recall.js';
-import { search, type SearchInput, type SearchResult } from './search/search.js';
+import { RECALL_POOL, recall, type RecallFilter, type RecallInput, type RecallResult } from './retrieval/recall.js';
+import { search, type SearchInput, type SearchResult } from './retrieval/search.js';
 import { searchCascade } from './search/cascade.js';
 import type { CreatedFile } from './store/remove-empty-store.js';
 import type { DeleteCounts, Store } from './store/store.js';
@@ -102,8 +102,8 @@ export type { ImportReport } from './items/import-lines.js';
 export type { CreatedFile } from './store/remove-empty-store.js';
 export type { ListInput, PutInput, UpdateInput } from './items/schemas.js';
 export type { GetQuery, ListResult, ShowOptions, ShowResult } from './items/read.js';
-export type { RecallInput, RecallResult } from './recall/recall.js';
-export type { SearchHit, SearchInput, SearchResult, SearchStage } from './search/search.js';
+export type { RecallInput, RecallResult } from './retrieval/recall.js';
+export type { SearchHit, SearchInput, SearchResult, SearchStage } from './retrieval/search.js';
 export type { DoctorReport } from './maintenance/doctor.js';
 export type { ExportOptions } from './maintenance/export.js';
 export type { ReindexOptions, ReindexResult } from './maintenance/reindex.js';
@@ -303,7 +303,7 @@ export interface Engram {
   close(): void;
 }
 
-export { DEFAULT_BUDGET } from './recall/recall.js';
+export { DEFAULT_BUDGET } from './retrieval/recall.js';
 /** Weight added to an item each time a duplicate write reinforces it. */
 const REINFORCE_WEIGHT = 0.1;
 

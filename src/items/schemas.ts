@@ -1,8 +1,8 @@
 /**
  * The item's fields as input schemas (and the schemas of the writes built on them), shared by the
  * CLI, the library and the MCP tools so that all three validate the same way and report the same
- * PARAM_ERROR. An operation of its own keeps its input schema beside it (`search/search.ts`,
- * `recall/recall.ts`, `items/read.ts`, `workspaces/`, `lifecycle/operations.ts`).
+ * PARAM_ERROR. An operation of its own keeps its input schema beside it (`retrieval/search.ts`,
+ * `retrieval/recall.ts`, `items/read.ts`, `workspaces/`, `lifecycle/operations.ts`).
  */
 import { z } from 'zod';
 import { ITEM_TYPES, LAYERS, LINK_TYPES, SECRECY_TIERS, TIER_ALIASES, TIERS, VALIDATIONS } from '../types.js';

@@ -1,6 +1,8 @@
 /**
  * The recall operation: injectable, live, non-archived matches packed best first into the token
  * budget as the injection block (format_version=1), with the usage of what was injected recorded.
+ * The packing and the block are `recall/`'s pure core; this operation composes it with the search
+ * cascade and the item schemas, above all three.
  */
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
@@ -11,7 +13,7 @@ import { redactItem } from '../policy/redact.js';
 import { rankHits, type SearchStage, searchCascade } from '../search/cascade.js';
 import type { ListFilter } from '../store/store.js';
 import { ITEM_TYPES, SECRECY_TIERS } from '../types.js';
-import { type PackedRecall, packRecall, type RecallMode } from './injection-block.js';
+import { type PackedRecall, packRecall, type RecallMode } from '../recall/injection-block.js';
 
 /** Default recall budget in tokens (KOAS); `ENGRAM_BUDGET` and `--budget` override it. */
 export const DEFAULT_BUDGET = 1500;

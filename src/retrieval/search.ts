@@ -1,6 +1,8 @@
 /**
  * The search operation: a free-text query through the cascade (BM25, then word prefixes, then
- * substrings), ranked, cut to `k` and redacted for the caller's secrecy tier.
+ * substrings), ranked, cut to `k` and redacted for the caller's secrecy tier. It sits above
+ * `search/` (the pure query, cascade and ranking code) and `items/` (the input schemas), so that
+ * neither of those imports the other's way up.
  */
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
@@ -8,8 +10,8 @@ import { parseInput } from '../items/parse-input.js';
 import { listFilterSchema } from '../items/schemas.js';
 import { redactItem } from '../policy/redact.js';
 import { SECRECY_TIERS, type MemoryItem } from '../types.js';
-import { explainHit, rankHits, type SearchStage, searchCascade } from './cascade.js';
-import { SORTS, type SearchSort } from './rank.js';
+import { explainHit, rankHits, type SearchStage, searchCascade } from '../search/cascade.js';
+import { SORTS, type SearchSort } from '../search/rank.js';
 
 const DEFAULT_SEARCH_K = 10;
 
@@ -25,7 +27,7 @@ export const searchInputSchema = listFilterSchema.omit({ sort: true, limit: true
 
 export type SearchInput = z.input<typeof searchInputSchema>;
 
-export type { SearchStage } from './cascade.js';
+export type { SearchStage } from '../search/cascade.js';
 
 export interface SearchHit extends MemoryItem {
   /** The final ranking score (see `search/rank.ts`); higher is better. */
