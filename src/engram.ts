@@ -31,14 +31,7 @@ import { requireCleanFields } from './items/field-policy.js';
 import { type ImportReport, importLines } from './items/import-lines.js';
 import { parseInput } from './items/parse-input.js';
 import {
-  type GetQuery,
-  getItem,
-  itemHistory,
-  itemLinks,
-  type ListResult,
-  listItems,
-  type ShowOptions,
-  type ShowResult,
+  type GetQuery, getItem, itemHistory, itemLinks, type ListResult, listItems, type ShowOptions, type ShowResult,
   showItem,
 } from './items/read.js';
 import {
@@ -59,14 +52,8 @@ import { type AutoConsolidated, withAutoConsolidation } from './lifecycle/auto-c
 import type { CleanupPlan } from './lifecycle/cleanup.js';
 import { type ConsolidationCandidates, type ConsolidationPlan, foldable } from './lifecycle/consolidate.js';
 import {
-  type CandidatesInput,
-  type CleanupInput,
-  type ConsolidateInput,
-  findConsolidationCandidates,
-  runCleanup,
-  runConsolidation,
-  suggest,
-  type SuggestInput,
+  type CandidatesInput, type CleanupInput, type ConsolidateInput, findConsolidationCandidates, runCleanup,
+  runConsolidation, suggest, type SuggestInput,
 } from './lifecycle/operations.js';
 import { findSimilar, mergeSimilar, type SimilarItem } from './lifecycle/similar.js';
 import type { Suggestion } from './lifecycle/suggest.js';
@@ -86,13 +73,8 @@ import { indexText, prepareIndexing } from './search/index-text.js';
 import { loadedSegmenter } from './search/segment.js';
 import { newItemId } from './util/ids.js';
 import {
-  listWorkspaces,
-  type RegisterWorkspaceResult,
-  registerWorkspace,
-  removeWorkspace,
-  type RemoveWorkspaceResult,
-  resolveWorkspace,
-  type WorkspaceInput,
+  listWorkspaces, type RegisterWorkspaceResult, registerWorkspace, removeWorkspace, type RemoveWorkspaceResult,
+  resolveWorkspace, type WorkspaceInput,
 } from './workspaces/workspaces.js';
 import { palace, type PalaceInput, type PalaceResult } from './workspaces/palace.js';
 import { type Clock, systemClock } from './util/time.js';
