@@ -47,7 +47,7 @@ import {
   type UpdateInput,
   updateInputSchema,
 } from './items/schemas.js';
-import { evaluatePolicy, type PolicyOptions, type PolicySubject, type PolicyVerdict } from './policy/evaluate.js';
+import type { PolicyVerdict } from './policy/evaluate.js';
 import { type AutoConsolidated, withAutoConsolidation } from './lifecycle/auto-consolidate.js';
 import type { CleanupPlan } from './lifecycle/cleanup.js';
 import { type ConsolidationCandidates, type ConsolidationPlan, foldable } from './lifecycle/consolidate.js';
@@ -62,7 +62,6 @@ import { type ExportOptions, exportLines } from './maintenance/export.js';
 import { type ReindexOptions, type ReindexResult, reindex } from './maintenance/reindex.js';
 import { review, type ReviewOptions } from './maintenance/review.js';
 import { stats } from './maintenance/stats.js';
-import { ALL_RULES, type PolicyRule } from './policy/rules.js';
 import { RECALL_POOL, recall, type RecallFilter, type RecallInput, type RecallResult } from './retrieval/recall.js';
 import { search, type SearchInput, type SearchResult } from './retrieval/search.js';
 import { searchCascade } from './search/cascade.js';
@@ -289,18 +288,7 @@ export { DEFAULT_BUDGET } from './retrieval/recall.js';
 /** Weight added to an item each time a duplicate write reinforces it. */
 const REINFORCE_WEIGHT = 0.1;
 
-/**
- * The write policy's verdict on any text, without storing anything (`engram policy check`).
- *
- * @example
- * checkPolicy({ content: 'Deploys run from the release branch' }).verdict; // 'accept'
- */
-export function checkPolicy(subject: PolicySubject, options: PolicyOptions = {}): PolicyVerdict {
-  return evaluatePolicy(subject, options);
-}
-
-/** Every rule of the write policy: id, group, action and description (`engram policy rules`). */
-export const POLICY_RULES: readonly PolicyRule[] = ALL_RULES;
+export { checkPolicy, POLICY_RULES } from './policy/check-policy.js';
 
 /**
  * Removes the store file at `path` when it is still the file this process created (`created`: its
