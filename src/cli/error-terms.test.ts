@@ -56,8 +56,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 test('no hint thrown outside the CLI and MCP shells names a CLI flag or an engram command line', () => {
-  // The store's hints move with it to the async store (issue 15, item 2), where they become neutral.
-  const shells = ['cli/', 'mcp/', 'store/'];
+  const shells = ['cli/', 'mcp/'];
   for (const file of sourceFiles(SRC)) {
     const rel = relative(SRC, file).split('\\').join('/');
     if (shells.some((s) => rel.startsWith(s))) continue;

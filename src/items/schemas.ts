@@ -1,10 +1,11 @@
 /**
- * Input schemas for every operation, shared by the CLI, the library and (later) the MCP tools so
- * that all three validate the same way and report the same PARAM_ERROR.
+ * The item's fields as input schemas (and the schemas of the writes built on them), shared by the
+ * CLI, the library and the MCP tools so that all three validate the same way and report the same
+ * PARAM_ERROR. An operation of its own keeps its input schema beside it (`retrieval/search.ts`,
+ * `retrieval/recall.ts`, `items/read.ts`, `workspaces/`, `lifecycle/operations.ts`).
  */
 import { z } from 'zod';
 import { ITEM_TYPES, LAYERS, LINK_TYPES, SECRECY_TIERS, TIER_ALIASES, TIERS, VALIDATIONS } from '../types.js';
-import { SORTS } from '../search/rank.js';
 import { parseRfc3339 } from '../util/rfc3339.js';
 import { isCanonicalTimestamp } from '../util/time.js';
 
@@ -24,6 +25,9 @@ const terms = z.array(z.string().max(200)).max(1000);
 const provenance = z.record(z.string(), z.unknown());
 /** A tier, or one of mem-context's names for it (episodic, semantic, permanent). */
 const tier = z.preprocess((value) => (typeof value === 'string' ? (TIER_ALIASES[value] ?? value) : value), z.enum(TIERS));
+
+/** The field schemas the operations' own input schemas are built from. */
+export { terms as termsSchema, text as textSchema, tier as tierSchema };
 
 /** An item id: `MEM-…` for new items, but any imported id is kept as given. */
 export const itemIdSchema = z
@@ -75,19 +79,6 @@ export const updateInputSchema = itemFieldsSchema.partial().extend({
 });
 
 export type UpdateInput = z.input<typeof updateInputSchema>;
-
-/** `get`: an id, or a logical key (task and step narrow it when given). */
-export const getQuerySchema = z.union([
-  z.strictObject({ id: itemIdSchema }),
-  z.strictObject({
-    layer: z.enum(LAYERS),
-    key: text.min(1),
-    task_id: text.optional(),
-    step_id: text.optional(),
-  }),
-]);
-
-export type GetQuery = z.input<typeof getQuerySchema>;
 
 export const listFilterSchema = z.strictObject({
   layer: z.enum(LAYERS).optional(),
@@ -172,33 +163,6 @@ export const linkInputSchema = z.strictObject({
   type: z.enum(LINK_TYPES),
 });
 
-/** `search`: a free-text query (any string is safe) with list's filters and a result count. */
-export const searchInputSchema = listFilterSchema.omit({ sort: true, limit: true, offset: true }).extend({
-  query: z.string().max(10_000),
-  k: z.number().int().min(1).max(1000).optional(),
-  injectable: z.boolean().optional(),
-  sort: z.enum(SORTS).optional(),
-  explain: z.boolean().optional(),
-  secrecy: z.enum(SECRECY_TIERS).optional(),
-});
-
-export type SearchInput = z.input<typeof searchInputSchema>;
-
-/** `recall`: a query, a token budget and a mode, with the filters that make sense for recall. */
-export const recallInputSchema = z.strictObject({
-  query: z.string().max(10_000),
-  budget: z.number().int().min(1).max(1_000_000).optional(),
-  mode: z.enum(['inject', 'catalog', 'hybrid']).optional(),
-  header: z.boolean().optional(),
-  tier: tier.optional(),
-  type: z.enum(ITEM_TYPES).optional(),
-  scope: text.optional(),
-  tags: terms.optional(),
-  secrecy: z.enum(SECRECY_TIERS).optional(),
-});
-
-export type RecallInput = z.input<typeof recallInputSchema>;
-
 /** `ingest`: what to read and how to store it (the stdin reader and progress callback aside). */
 export const ingestInputSchema = z.strictObject({
   sources: z.array(z.string().min(1)).min(1),
@@ -221,21 +185,6 @@ export const ingestInputSchema = z.strictObject({
 
 export type IngestInput = z.input<typeof ingestInputSchema>;
 
-/** `suggest`: where to look (at least one of task, tags, key prefix or a context text) and how many. */
-export const suggestInputSchema = z
-  .strictObject({
-    task_id: text.optional(),
-    tags: terms.optional(),
-    key_prefix: text.optional(),
-    context: z.string().max(10_000).optional(),
-    k: z.number().int().min(1).max(100).optional(),
-  })
-  .refine((v) => v.task_id !== undefined || (v.tags?.length ?? 0) > 0 || v.key_prefix !== undefined || (v.context ?? '') !== '', {
-    message: 'give --task, --tags, --key-prefix or a context to suggest from',
-  });
-
-export type SuggestInput = z.input<typeof suggestInputSchema>;
-
 /** `pull`: defaults applied to every proposal found in the text. */
 export const pullInputSchema = z.strictObject({
   title: z.string().max(1000).optional(),
@@ -245,26 +194,3 @@ export const pullInputSchema = z.strictObject({
 });
 
 export type PullInput = z.input<typeof pullInputSchema>;
-
-/** `workspace add` / `memory_workspace_register`: a name and where it points (scope defaults to the name). */
-export const workspaceInputSchema = z.strictObject({
-  name: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { message: 'must be 1-64 letters, digits, dots, dashes or underscores' }),
-  scope: text.min(1).optional(),
-  corpus_id: text.optional(),
-  description: text.optional(),
-});
-
-export type WorkspaceInput = z.input<typeof workspaceInputSchema>;
-
-/** The palace (KOAS): browse live items by workspace → tier → type → tag. */
-export const palaceInputSchema = z.strictObject({
-  scope: text.min(1).optional(),
-  tier: tier.optional(),
-  type: z.enum(ITEM_TYPES).optional(),
-  tag: z.string().max(200).optional(),
-  limit: z.number().int().min(1).max(500).optional(),
-});
-
-export type PalaceInput = z.input<typeof palaceInputSchema>;

@@ -1,7 +1,7 @@
 /** `memory_palace_list`: browses live memory as workspace → tier → type → tag. */
 import { z } from 'zod';
 import { EngramError } from '../../errors.js';
-import { palaceInputSchema } from '../../items/schemas.js';
+import { palaceInputSchema } from '../../workspaces/palace.js';
 import { scopeParam, tierParam, whereTo, workspaceParam } from './params.js';
 import { defineTool, READ } from './tool.js';
 

@@ -1,6 +1,6 @@
 /** `memory_search`: full-text search returning items as data, quarantined ones flagged. */
 import { z } from 'zod';
-import { searchInputSchema } from '../../items/schemas.js';
+import { searchInputSchema } from '../../retrieval/search.js';
 import { visibleText } from '../../recall/escape-block.js';
 import { itemResult } from './results.js';
 import { scopeParam, tagListParam, tagsOf, tierParam, whereTo, workspaceParam } from './params.js';

@@ -1,6 +1,6 @@
 /** `memory_workspace_register`: creates or updates a named workspace. */
 import { z } from 'zod';
-import { workspaceInputSchema } from '../../items/schemas.js';
+import { workspaceInputSchema } from '../../workspaces/workspaces.js';
 import { workspaceResult } from './results.js';
 import { scopeParam, text } from './params.js';
 import { defineTool, IDEMPOTENT_WRITE } from './tool.js';

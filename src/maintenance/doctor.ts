@@ -1,0 +1,80 @@
+/**
+ * The store's health for `engram doctor`: schema version, full-text availability, index/item
+ * agreement, the store's integrity check and every item's content hash checked again. A damaged
+ * store is reported, not thrown: that is what doctor is for.
+ */
+import type { OperationContext } from '../context.js';
+import { toEngramError } from '../errors.js';
+import type { StoreHealth } from '../store/store.js';
+import { sha256 } from '../util/hash.js';
+
+export interface DoctorReport {
+  ok: boolean;
+  schema_version: number;
+  /** The tokenizer preset recorded with the search index when the store was created. */
+  fts_tokenizer: string | null;
+  full_text: boolean;
+  items: number;
+  indexed: number;
+  integrity: string[];
+  /** Every item's content hashed again as the write path does (SHA-256): the ids that differ. */
+  content_hashes: { checked: number; mismatched: string[] };
+  problems: string[];
+}
+
+/**
+ * Checks the store; `ok` is true when `problems` is empty. Only a STORE_CORRUPT failure of the
+ * integrity check is turned into a report; any other error is thrown.
+ *
+ * @example
+ * const report = await doctor(ctx);
+ * if (!report.ok) for (const problem of report.problems) warn(problem);
+ */
+export async function doctor(ctx: OperationContext): Promise<DoctorReport> {
+  const { store } = ctx;
+  let checked: StoreHealth;
+  try {
+    checked = store.health();
+  } catch (error) {
+    // Damage SQLite's check cannot walk past: reported, not thrown (that is what doctor is for).
+    const failure = toEngramError(error);
+    if (failure.code !== 'STORE_CORRUPT') throw failure;
+    const version = Number(store.getMeta('schema_version') ?? 0);
+    const health = { full_text: store.hasFullText(), items: 0, indexed: 0, integrity: [failure.message] };
+    const content_hashes = { checked: 0, mismatched: [] };
+    const problems = [`integrity_check: ${failure.message}`];
+    return { ok: false, schema_version: version, fts_tokenizer: store.getMeta('fts_tokenizer') ?? null, ...health, content_hashes, problems };
+  }
+  const { schema_version, ...health } = checked;
+  const fts_tokenizer = store.getMeta('fts_tokenizer') ?? null;
+  const problems: string[] = [];
+  if (health.integrity.join() !== 'ok') problems.push(`integrity_check: ${health.integrity.join('; ')}`);
+  if (!health.full_text) problems.push('full-text index unavailable (FTS5 missing): search uses LIKE');
+  else if (health.indexed !== health.items) {
+    problems.push(`full-text index has ${health.indexed} rows for ${health.items} items: run \`engram reindex\``);
+  }
+  const content_hashes = checkContentHashes(ctx, problems);
+  return { ok: problems.length === 0, schema_version, fts_tokenizer, ...health, content_hashes, problems };
+}
+
+/**
+ * Hashes every item's content again; the ids whose hash differs were changed outside engram. A
+ * read that fails part-way is a problem, not an exception.
+ */
+function checkContentHashes({ store }: OperationContext, problems: string[]): DoctorReport['content_hashes'] {
+  const content_hashes = { checked: 0, mismatched: [] as string[] };
+  try {
+    for (const item of store.iterateItems()) {
+      content_hashes.checked++;
+      if (sha256(item.content) !== item.content_hash) content_hashes.mismatched.push(item.id);
+    }
+  } catch (error) {
+    problems.push(`content hashes: stopped after ${content_hashes.checked} items (${toEngramError(error).message})`);
+  }
+  const { mismatched } = content_hashes;
+  if (mismatched.length > 0) {
+    const shown = mismatched.slice(0, 20).join(', ') + (mismatched.length > 20 ? ', …' : '');
+    problems.push(`content_hash differs from the content of ${mismatched.length} item(s), changed outside engram: ${shown}`);
+  }
+  return content_hashes;
+}

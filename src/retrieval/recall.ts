@@ -1,0 +1,113 @@
+/**
+ * The recall operation: injectable, live, non-archived matches packed best first into the token
+ * budget as the injection block (format_version=1), with the usage of what was injected recorded.
+ * The packing and the block are `recall/`'s pure core; this operation composes it with the search
+ * cascade and the item schemas, above all three.
+ */
+import { z } from 'zod';
+import type { OperationContext } from '../context.js';
+import { redactSecrets } from '../items/field-policy.js';
+import { parseInput } from '../items/parse-input.js';
+import { termsSchema, textSchema, tierSchema } from '../items/schemas.js';
+import { redactItem } from '../policy/redact.js';
+import { rankHits, type SearchStage, searchCascade } from '../search/cascade.js';
+import { countNonInjectable, RECALL_POOL } from './non-injectable.js';
+import { ITEM_TYPES, SECRECY_TIERS } from '../types.js';
+import { type PackedRecall, packRecall, type RecallMode } from '../recall/injection-block.js';
+
+/** Default recall budget in tokens (KOAS); `ENGRAM_BUDGET` and `--budget` override it. */
+export const DEFAULT_BUDGET = 1500;
+
+/** `recall`: a query, a token budget and a mode, with the filters that make sense for recall. */
+export const recallInputSchema = z.strictObject({
+  query: z.string().max(10_000),
+  budget: z.number().int().min(1).max(1_000_000).optional(),
+  mode: z.enum(['inject', 'catalog', 'hybrid']).optional(),
+  header: z.boolean().optional(),
+  tier: tierSchema.optional(),
+  type: z.enum(ITEM_TYPES).optional(),
+  scope: textSchema.optional(),
+  tags: termsSchema.optional(),
+  secrecy: z.enum(SECRECY_TIERS).optional(),
+});
+
+export type RecallInput = z.input<typeof recallInputSchema>;
+
+export interface RecallResult extends Omit<PackedRecall, 'text'> {
+  /** The block (or catalog) to paste into a prompt; '' when nothing matched. */
+  inject_text: string;
+  query: string;
+  mode: RecallMode;
+  format_version: 1;
+  budget: number;
+  stage: SearchStage;
+  fts: boolean;
+  /**
+   * When no injectable item matched: how many live items did match but are not injectable
+   * (quarantined, or ingested without `--injectable`), so an empty recall is never a silent
+   * surprise. 0 when something injectable matched (they are not looked for then).
+   */
+  non_injectable: number;
+  /** With `non_injectable` > 0: how to make those items injectable. */
+  hint?: string;
+}
+
+/**
+ * Token-budgeted recall. Records the usage of the injected items and one `recall` event (its
+ * query with any secret redacted).
+ *
+ * @example
+ * const { inject_text } = await recall(ctx, { query: 'how do we deploy', budget: 800 });
+ */
+export async function recall(
+  ctx: OperationContext,
+  input: RecallInput,
+): Promise<RecallResult> {
+  const {
+    query,
+    budget = DEFAULT_BUDGET,
+    mode = 'inject',
+    header = true,
+    secrecy = ctx.defaultSecrecy,
+    ...filter
+  } = parseInput(recallInputSchema, input);
+  const { store } = ctx;
+  const at = ctx.now();
+  const live = {
+    ...filter,
+    injectable: true,
+    archived: 'exclude',
+    quarantined: 'exclude',
+    recallable: true,
+    live_at: at,
+  } as const;
+  const found = await searchCascade(store, query, live, RECALL_POOL, ctx.fullText, ctx.indexer);
+  const ranked = rankHits(found.hits, 'relevance', ctx.clock()).map(({ item, factors }) => ({
+    item: redactItem(item, secrecy),
+    score: factors.final,
+  }));
+  const packed = packRecall(ranked, { budget, mode, header });
+  const held = packed.matched === 0 ? await countNonInjectable(ctx, query, filter, at) : { count: 0 };
+  store.transaction(() => {
+    store.touchItems(
+      packed.injected.map((e) => e.id),
+      at,
+    );
+    store.addEvent({
+      item_id: null,
+      action: 'recall',
+      actor: ctx.actor,
+      at,
+      // A read never fails on its query, but a secret in it is not recorded.
+      details: {
+        query: redactSecrets(query), mode, matched: packed.matched, injected: packed.injected.map((e) => e.id),
+      },
+    });
+  });
+  const { text, ...rest } = packed;
+  return {
+    query, mode, format_version: 1, budget, stage: found.stage, fts: found.fts, inject_text: text, ...rest,
+    non_injectable: held.count,
+    ...(held.hint === undefined ? {} : { hint: held.hint }),
+  };
+}
