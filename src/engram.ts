@@ -59,7 +59,7 @@ export async function removeEmptyStore(path: string, created: CreatedFile): Prom
 }
 
 async function openDefaultStore(path: string, tokenizer: string | undefined, checkPages = true): Promise<Store> {
-  const { createSqliteStore } = await import('./store/sqlite-store.js');
+  const { createSqliteStore } = await import('./store/sqlite/store.js');
   const preset = tokenizer !== undefined && isFtsTokenizerPreset(tokenizer) ? tokenizer : DEFAULT_FTS_TOKENIZER;
   return createSqliteStore(path, { ftsTokenizer: { name: preset, spec: FTS_TOKENIZER_PRESETS[preset] }, checkPages });
 }
@@ -99,7 +99,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
   return {
     path: store.path,
-    ftsTokenizer: store.getMeta('fts_tokenizer') ?? null,
+    ftsTokenizer: await store.meta.get('fts_tokenizer') ?? null,
 
     put: async (input, { privileged = false, asProposal = false } = {}) =>
       autoAfterWrite(await putItem(ctx, input, asProposal ? 'propose' : 'put', privileged)),
@@ -173,7 +173,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           admitWrite(item, { operation: 'import', actor, now: now(), privileged }, options.admit).item,
       }),
     close() {
-      store.close();
+      void store.close();
     },
   };
 }

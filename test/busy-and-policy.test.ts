@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { EngramError, EXIT_CODES, openEngram } from '../src/index.js';
-import { createSqliteStore } from '../src/store/sqlite-store.js';
+import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { tempDir } from './helpers.js';
 
 test('DB_BUSY: a writer that cannot get the lock gets a retryable DB_BUSY (exit 4) and writes nothing', async (t) => {

@@ -13,7 +13,7 @@ import { checkPolicy, EngramError, openEngram, POLICY_RULES } from '../src/index
 import { admitWrite } from '../src/items/admission.js';
 import { createItem } from '../src/items/build-item.js';
 import { MAX_CONTENT_CHARS } from '../src/policy/rules.js';
-import { createSqliteStore } from '../src/store/sqlite-store.js';
+import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { cli, hostile, policyCorpus, tempDir } from './helpers.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -183,8 +183,11 @@ test('reject archives an item; verify re-checks the reject rules on stored conte
   // A row written before the policy existed, straight through the store.
   const store = createSqliteStore(path);
   const legacy = createItem('MEM-legacy000001', { content: secret.text }, '2026-01-01T00:00:00.000Z');
-  store.insertItem(legacy, { segmented: '' });
-  store.close();
+  await store.transaction(async (tx) => {
+    await tx.items.insert(legacy);
+    await tx.text.put(legacy, { segmented: '' });
+  });
+  await store.close();
   const engram = await openEngram({ path });
   t.after(() => engram.close());
   await assert.rejects(engram.verify(legacy.id), (e: unknown) => e instanceof EngramError && e.code === 'POLICY_REJECTED');

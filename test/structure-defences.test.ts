@@ -23,7 +23,7 @@ import { BOUNDARY_WINDOW, refusedAcrossChunks, WHOLE_TEXT_LIMIT } from '../src/i
 import { createItem } from '../src/items/build-item.js';
 import { unescapeBlockText } from '../src/recall/escape-block.js';
 import { indexText } from '../src/search/indexer.js';
-import { createSqliteStore } from '../src/store/sqlite-store.js';
+import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { randomChars, seeded } from './adversarial/case.js';
 import { CLI, cli, tempDir } from './helpers.js';
 
@@ -216,8 +216,11 @@ test('(d) a merged item passes the policy again and is injectable only if every 
   const raw = createSqliteStore(path);
   const at = '2026-11-20T10:00:00.000Z';
   const old = createItem('MEM-0000000000a1', { content: `Staging runs on port 8443. Deploy token ${githubToken()} is in the vault.` }, at);
-  raw.transaction(() => raw.insertItem(old, indexText(old)));
-  raw.close();
+  await raw.transaction(async (tx) => {
+    await tx.items.insert(old);
+    await tx.text.put(old, indexText(old));
+  });
+  await raw.close();
   const engram = await openEngram({ path });
   t.after(() => engram.close());
   const { item: member } = await engram.put({ content: 'Staging runs on port 8443.' });

@@ -134,7 +134,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
   if (settings.prune !== false) {
     const present = new Set(entries.flatMap((e) => (e.kind === 'file' ? [e.path] : [])));
     const dryRun = settings.dryRun === true;
-    pruneRemoved({ store, writer, now: context.now, cwd, corpus, scope, roots, present, dryRun }).forEach(add);
+    (await pruneRemoved({ store, writer, now: context.now, cwd, corpus, scope, roots, present, dryRun })).forEach(add);
   }
   settings.onProgress?.({ ...progress, current: '' });
   return report;
@@ -171,12 +171,12 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     }
     const fileHash = sha256(bytes);
     const key = entry.kind === 'file' ? entry.path : `stdin:${fileHash}`;
-    const previous = store.getCorpusFile(corpus, key);
-    if (previous?.sha256 === fileHash && entry.kind === 'file' && entry.walked && !settings.dryRun) adopt(target, previous, entry.root);
+    const previous = await store.corpus.get(corpus, key);
+    if (previous?.sha256 === fileHash && entry.kind === 'file' && entry.walked && !settings.dryRun) await adopt(target, previous, entry.root);
     if (previous?.sha256 === fileHash && previous.refused === 0) {
       file.status = 'unchanged';
       file.chunks = previous.item_ids.length;
-      if (settings.injectable && !settings.dryRun) makeInjectable(target, previous.item_ids, file, context.now);
+      if (settings.injectable && !settings.dryRun) await makeInjectable(target, previous.item_ids, file, context.now);
       return;
     }
     const extracted = await extract(family, detected?.ext ?? '', bytes);
@@ -232,16 +232,16 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       file.status = status;
       return;
     }
-    if (previous?.sha256 === fileHash && sameChunks(target, previous.item_ids, planned)) {
+    if (previous?.sha256 === fileHash && await sameChunks(target, previous.item_ids, planned)) {
       // A partial file met again: the same chunks are stored and the same ones refused.
       file.status = status;
-      if (settings.injectable) makeInjectable(target, previous.item_ids, file, context.now);
+      if (settings.injectable) await makeInjectable(target, previous.item_ids, file, context.now);
       return;
     }
     await writer.prepare(...planned.map((p) => p.item));
     const oldIds = previous?.item_ids ?? [];
     const record = { key, fileHash, size: bytes.length, root: entry.kind === 'file' && entry.walked ? entry.root : null, refused: refused.length };
-    const written = store.transaction(() => writeFile(target, record, planned, oldIds, at));
+    const written = await store.transaction(() => writeFile(target, record, planned, oldIds, at));
     Object.assign(file, { status, ...written.counts });
   }
 }

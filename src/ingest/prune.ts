@@ -40,31 +40,31 @@ function toPosix(path: string): string {
 }
 
 /** Archives the chunks of the files gone from `roots`; one `removed` report per file. */
-export function pruneRemoved(options: PruneOptions): FileReport[] {
+export async function pruneRemoved(options: PruneOptions): Promise<FileReport[]> {
   const { store, writer, corpus, dryRun } = options;
-  const archive = (gone: CorpusFile) => {
+  const archive = async (gone: CorpusFile) => {
     let count = 0;
     const at = options.now();
     for (const id of new Set(gone.item_ids)) {
-      const old = store.getItem(id);
-      if (old === undefined || old.archived || store.isChunkShared(id, corpus, gone.path)) continue;
+      const old = await store.items.get(id);
+      if (old === undefined || old.archived || await store.corpus.isChunkShared(id, corpus, gone.path)) continue;
       count++;
       if (dryRun) continue;
-      writer.archive(old, at, 'archive', { reason: 'source file removed', source: old.source });
+      await writer.archive(old, at, 'archive', { reason: 'source file removed', source: old.source });
     }
-    if (!dryRun) store.removeCorpusFile(corpus, gone.path);
+    if (!dryRun) await store.corpus.remove(corpus, gone.path);
     return count;
   };
   const reports: FileReport[] = [];
   for (const root of options.roots) {
-    for (const gone of store.listCorpusFilesUnder(corpus, root, options.scope)) {
+    for (const gone of await store.corpus.listUnder(corpus, root, options.scope)) {
       if (options.present.has(gone.path) || !gone.path.startsWith(root + sep) || !isGone(gone.path)) continue;
       reports.push({
         path: toPosix(relative(options.cwd, gone.path)),
         status: 'removed',
         chunks: 0,
         deduplicated: 0,
-        archived: dryRun ? archive(gone) : store.transaction(() => archive(gone)),
+        archived: dryRun ? await archive(gone) : await store.transaction(() => archive(gone)),
         bytes: 0,
       });
     }

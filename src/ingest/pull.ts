@@ -159,15 +159,15 @@ function tally(format: ProposalFormat, items: PullEntry[]): PullResult {
  */
 export function commitPull(
   plan: PullPlan,
-  write: (input: Record<string, unknown>) => Written,
-  transaction: <T>(fn: () => T) => T,
-): PullResult {
-  return transaction(() => {
+  write: (input: Record<string, unknown>) => Promise<Written>,
+  transaction: <T>(fn: () => Promise<T>) => Promise<T>,
+): Promise<PullResult> {
+  return transaction(async () => {
     const items: PullEntry[] = [];
     const refused: PullEntry[] = [];
     for (const entry of plan.entries) {
       try {
-        items.push(storedEntry(entry, write(entry.input)));
+        items.push(storedEntry(entry, await write(entry.input)));
       } catch (error) {
         refused.push(refusedEntry(entry, error));
       }

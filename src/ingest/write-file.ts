@@ -33,19 +33,19 @@ function overlaps(a: { line_start: number; line_end: number }, b: Record<string,
 }
 
 /** Writes a file's planned chunks in place of `oldIds`, and its record; returns the chunk ids. */
-export function writeFile(
+export async function writeFile(
   { store, writer, corpus, scope }: CorpusTarget,
   { key, fileHash, size, root, refused }: FileRecord,
   planned: readonly Planned[],
   oldIds: readonly string[],
   at: string,
-): { ids: string[]; counts: Pick<FileReport, 'deduplicated' | 'archived'> } {
+): Promise<{ ids: string[]; counts: Pick<FileReport, 'deduplicated' | 'archived'> }> {
   // Old chunks go first, so that the new ones carry this version's provenance.
   const archived: MemoryItem[] = [];
   for (const id of new Set(oldIds)) {
-    const old = store.getItem(id);
-    if (old === undefined || old.archived || store.isChunkShared(id, corpus, key)) continue;
-    writer.archive(old, at, 'archive', { reason: 'superseded by re-ingest', source: old.source });
+    const old = await store.items.get(id);
+    if (old === undefined || old.archived || await store.corpus.isChunkShared(id, corpus, key)) continue;
+    await writer.archive(old, at, 'archive', { reason: 'superseded by re-ingest', source: old.source });
     archived.push(old);
   }
   const ids: string[] = [];
@@ -53,25 +53,25 @@ export function writeFile(
   const supersede = (src: string, dst: string) =>
     writer.link({ src_id: src, dst_id: dst, type: 'supersedes', created_at: at }, { recorded: false });
   for (const { item, chunk, rules } of planned) {
-    const existing = store.findByContentHash(item.content_hash, item.scope);
+    const existing = await store.items.findByContentHash(item.content_hash, item.scope);
     if (existing !== undefined) {
       ids.push(existing.id);
       deduplicated++;
       continue;
     }
-    writer.insert(item, 'ingest', { source: item.source, ...rules });
+    await writer.insert(item, 'ingest', { source: item.source, ...rules });
     ids.push(item.id);
     for (const old of archived) {
-      if (overlaps(chunk, old.provenance)) supersede(item.id, old.id);
+      if (overlaps(chunk, old.provenance)) await supersede(item.id, old.id);
     }
   }
   // An old chunk that no new range overlaps (the file shrank) is superseded by the last new chunk.
   const last = ids[ids.length - 1];
   for (const old of archived) {
     const linked = planned.some((p) => overlaps(p.chunk, old.provenance));
-    if (!linked && last !== undefined && last !== old.id) supersede(last, old.id);
+    if (!linked && last !== undefined && last !== old.id) await supersede(last, old.id);
   }
-  store.putCorpusFile({
+  await store.corpus.put({
     corpus_id: corpus,
     path: key,
     sha256: fileHash,
@@ -89,35 +89,42 @@ export function writeFile(
  * An unchanged file found by walking `root` belongs to it from now on (so does a file recorded
  * before roots were kept, with the scope its chunks are in): a later re-ingest of `root` prunes it.
  */
-export function adopt({ store, corpus, scope }: CorpusTarget, record: CorpusFile, root: string): void {
+export async function adopt({ store, corpus, scope }: CorpusTarget, record: CorpusFile, root: string): Promise<void> {
   if (record.root === root && record.scope !== null) return;
-  const first = record.item_ids[0] === undefined ? undefined : store.getItem(record.item_ids[0]);
+  const first = record.item_ids[0] === undefined ? undefined : await store.items.get(record.item_ids[0]);
   const recordScope = record.scope ?? first?.scope ?? scope;
-  store.transaction(() => store.setCorpusRoot(corpus, record.path, root, recordScope));
+  await store.transaction((tx) => tx.corpus.setRoot(corpus, record.path, root, recordScope));
 }
 
 /** True when `ids` are live items holding exactly the planned chunks, in order. */
-export function sameChunks({ store }: WriteAccess, ids: readonly string[], planned: readonly Planned[]): boolean {
-  return ids.length === planned.length && ids.every((id, i) => {
-    const item = store.getItem(id);
-    return item !== undefined && !item.archived && item.content_hash === planned[i]?.item.content_hash;
-  });
+export async function sameChunks(
+  { store }: WriteAccess,
+  ids: readonly string[],
+  planned: readonly Planned[],
+): Promise<boolean> {
+  if (ids.length !== planned.length) return false;
+  for (const [i, id] of ids.entries()) {
+    const item = await store.items.get(id);
+    if (item === undefined || item.archived || item.content_hash !== planned[i]?.item.content_hash) return false;
+  }
+  return true;
 }
 
 /** `push --source` wants its chunks in recall: an unchanged file's chunks become injectable. */
-export function makeInjectable(
+export async function makeInjectable(
   { store, writer }: WriteAccess,
   ids: readonly string[],
   file: FileReport,
   at: () => string,
-): void {
-  const changed = store.transaction(() => {
+): Promise<void> {
+  const changed = await store.transaction(async () => {
     let count = 0;
     const now = at();
     for (const id of new Set(ids)) {
-      const item = store.getItem(id);
+      const item = await store.items.get(id);
       if (item === undefined || item.injectable || item.quarantined || item.archived) continue;
-      writer.amend(nextVersion(item, { ...item, injectable: true }, now), 'update', { reason: 'made injectable by push --source' });
+      const reason = 'made injectable by push --source';
+      await writer.amend(nextVersion(item, { ...item, injectable: true }, now), 'update', { reason });
       count++;
     }
     return count;

@@ -36,8 +36,8 @@ export interface ReviewDecision {
   item: MemoryItem;
 }
 
-function quarantineRules(store: Store, id: string): string[] {
-  const events = store.listEvents(id);
+async function quarantineRules(store: Store, id: string): Promise<string[]> {
+  const events = await store.history.listEvents(id);
   for (let i = events.length - 1; i >= 0; i--) {
     const policy = events[i]?.details.policy as { rules?: unknown } | undefined;
     if (Array.isArray(policy?.rules)) return policy.rules.filter((r): r is string => typeof r === 'string');
@@ -45,17 +45,23 @@ function quarantineRules(store: Store, id: string): string[] {
   return [];
 }
 
-export function reviewItems(store: Store, now: string, withinHours: number, limit: number): Omit<ReviewReport, 'possible_contradictions'> {
-  const quarantined = store
-    .listItems({ quarantined: 'only', limit })
-    .items.map((item) => ({ ...item, policy_rules: quarantineRules(store, item.id) }));
-  const contradicted = store.listItems({ validation: 'contradicted', limit }).items;
-  const expiring = store.listItems({
+export async function reviewItems(
+  store: Store,
+  now: string,
+  withinHours: number,
+  limit: number,
+): Promise<Omit<ReviewReport, 'possible_contradictions'>> {
+  const quarantined = [];
+  for (const item of (await store.items.list({ quarantined: 'only', limit })).items) {
+    quarantined.push({ ...item, policy_rules: await quarantineRules(store, item.id) });
+  }
+  const contradicted = (await store.items.list({ validation: 'contradicted', limit })).items;
+  const expiring = (await store.items.list({
     live_at: now,
     expires_before: addHours(now, withinHours),
     sort: 'expires',
     limit,
-  }).items;
+  })).items;
   return { quarantined, contradicted, expiring, within_hours: withinHours };
 }
 
@@ -63,9 +69,9 @@ const requireLive = (store: Store, id: string) =>
   requireItem(store, id, 'review_ids');
 
 /** Marks an item verified and injectable, clears its expiry and quarantine; secrets still reject. */
-export function verifyItem({ store, writer }: WriteAccess, id: string, now: string): ReviewDecision {
-  return store.transaction(() => {
-    const existing = requireLive(store, id);
+export function verifyItem({ store, writer }: WriteAccess, id: string, now: string): Promise<ReviewDecision> {
+  return store.transaction(async () => {
+    const existing = await requireLive(store, id);
     if (existing.archived) {
       throw new EngramError('PARAM_ERROR', `Item ${id} is archived`, {
         hint: FIX_HINTS.restore_item,
@@ -76,10 +82,10 @@ export function verifyItem({ store, writer }: WriteAccess, id: string, now: stri
     const policy = evaluatePolicy(existing, { privileged: true });
     if (policy.verdict === 'reject') throw policyRejected(policy);
     const next = { ...existing, validation: 'verified', injectable: true, expires_at: null, quarantined: false } as const;
-    if (!hasChanges(existing, next)) return { id, action: 'unchanged', item: existing };
+    if (!hasChanges(existing, next)) return { id, action: 'unchanged', item: existing } as const;
     const item = nextVersion(existing, next, now);
-    writer.amend(item, 'verify', { was_quarantined: existing.quarantined });
-    return { id, action: 'verified', item };
+    await writer.amend(item, 'verify', { was_quarantined: existing.quarantined });
+    return { id, action: 'verified', item } as const;
   });
 }
 
@@ -89,23 +95,25 @@ export function rejectItem(
   id: string,
   now: string,
   reason: string | undefined,
-): ReviewDecision {
-  return store.transaction(() => {
-    const existing = requireLive(store, id);
-    if (existing.archived) return { id, action: 'unchanged', item: existing };
+): Promise<ReviewDecision> {
+  return store.transaction(async () => {
+    const existing = await requireLive(store, id);
+    if (existing.archived) return { id, action: 'unchanged', item: existing } as const;
     const item = nextVersion(existing, { ...existing, archived: true, injectable: false }, now);
-    writer.amend(item, 'reject', reason === undefined ? {} : { reason });
-    return { id, action: 'rejected', item };
+    await writer.amend(item, 'reject', reason === undefined ? {} : { reason });
+    return { id, action: 'rejected', item } as const;
   });
 }
 
 /** mem-context's forget: archived, weight 0, never injected again (history keeps what it was). */
-export function forgetItem({ store, writer }: WriteAccess, id: string, now: string): ReviewDecision {
-  return store.transaction(() => {
-    const existing = requireItem(store, id);
-    if (existing.archived && existing.weight === 0 && !existing.injectable) return { id, action: 'unchanged', item: existing };
+export function forgetItem({ store, writer }: WriteAccess, id: string, now: string): Promise<ReviewDecision> {
+  return store.transaction(async () => {
+    const existing = await requireItem(store, id);
+    if (existing.archived && existing.weight === 0 && !existing.injectable) {
+      return { id, action: 'unchanged', item: existing } as const;
+    }
     const item = nextVersion(existing, { ...existing, archived: true, weight: 0, injectable: false }, now);
-    writer.amend(item, 'forget');
-    return { id, action: 'forgotten', item };
+    await writer.amend(item, 'forget');
+    return { id, action: 'forgotten', item } as const;
   });
 }

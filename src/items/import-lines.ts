@@ -121,12 +121,12 @@ function prepareLine(text: string, context: ImportContext, now: string, report: 
 
 type Counts = Pick<ImportReport, 'created' | 'updated' | 'unchanged'>;
 
-function writeOne(prepared: Prepared, context: ImportContext, report: Counts): void {
+async function writeOne(prepared: Prepared, context: ImportContext, report: Counts): Promise<void> {
   const { store, writer } = context;
   const incoming = prepared.item;
-  const existing = store.getItem(incoming.id);
+  const existing = await store.items.get(incoming.id);
   if (existing === undefined) {
-    writer.insert(incoming, 'import', { result: 'created' }, { at: context.now(), history: prepared.revisions });
+    await writer.insert(incoming, 'import', { result: 'created' }, { at: context.now(), history: prepared.revisions });
     report.created++;
     return;
   }
@@ -135,7 +135,7 @@ function writeOne(prepared: Prepared, context: ImportContext, report: Counts): v
     return;
   }
   const item = nextVersion(existing, { ...incoming, created_at: existing.created_at }, context.now());
-  writer.update(item, 'import', { result: 'updated' });
+  await writer.update(item, 'import', { result: 'updated' });
   report.updated++;
 }
 
@@ -146,14 +146,14 @@ export async function importLines(
 ): Promise<ImportReport> {
   const report: ImportReport = { created: 0, updated: 0, unchanged: 0, invalid: 0, errors: [], unknown_keys: {} };
   let batch: Prepared[] = [];
-  const flush = () => {
+  const flush = async () => {
     const pending = batch;
     batch = [];
     if (pending.length === 0) return;
     // Counted inside, added after commit: a busy retry re-runs the transaction from scratch.
-    const counts = context.store.transaction(() => {
+    const counts = await context.store.transaction(async () => {
       const batchCounts: Counts = { created: 0, updated: 0, unchanged: 0 };
-      for (const prepared of pending) writeOne(prepared, context, batchCounts);
+      for (const prepared of pending) await writeOne(prepared, context, batchCounts);
       return batchCounts;
     });
     report.created += counts.created;
@@ -175,8 +175,8 @@ export async function importLines(
       report.invalid++;
       report.errors.push({ line: lineNumber, error: failure.code, message: failure.message });
     }
-    if (batch.length >= IMPORT_BATCH) flush();
+    if (batch.length >= IMPORT_BATCH) await flush();
   }
-  flush();
+  await flush();
   return report;
 }

@@ -4,8 +4,8 @@ import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 
 /** The item `id`, or NOT_FOUND whose hint is `fix` (where to find ids). */
-export function requireItem(store: Store, id: string, fix: ErrorFix = 'list_ids'): MemoryItem {
-  const item = store.getItem(id);
+export async function requireItem(store: Store, id: string, fix: ErrorFix = 'list_ids'): Promise<MemoryItem> {
+  const item = await store.items.get(id);
   if (item === undefined) {
     throw new EngramError('NOT_FOUND', `No memory item with id ${id}`, { hint: FIX_HINTS[fix], fix, details: { id } });
   }

@@ -59,7 +59,7 @@ export interface ShowOptions {
 export async function getItem(ctx: OperationContext, query: GetQuery): Promise<MemoryItem> {
   const parsed = parseInput(getQuerySchema, query);
   if ('id' in parsed) return requireItem(ctx.store, parsed.id);
-  const item = ctx.store.findByKey({
+  const item = await ctx.store.items.findByKey({
     layer: parsed.layer,
     key: parsed.key,
     task_id: parsed.task_id ?? null,
@@ -86,7 +86,7 @@ export async function listItems(ctx: OperationContext, filter: ListInput = {}): 
   const parsed = parseInput(listFilterSchema, filter);
   const limit = parsed.limit ?? DEFAULT_LIST_LIMIT;
   const offset = parsed.offset ?? 0;
-  const page = ctx.store.listItems({ ...parsed, limit, offset });
+  const page = await ctx.store.items.list({ ...parsed, limit, offset });
   return { ...page, limit, offset };
 }
 
@@ -101,20 +101,21 @@ export async function showItem(
   id: string,
   { secrecy = ctx.defaultSecrecy }: ShowOptions = {},
 ): Promise<ShowResult> {
-  const stored = requireItem(ctx.store, id);
+  const stored = await requireItem(ctx.store, id);
   const item = redactItem(stored, secrecy);
   const lifecycle = decayOf(stored, ctx.clock());
-  return { item, revisions: ctx.store.countRevisions(id), links: ctx.store.listLinks(id), lifecycle };
+  const revisions = await ctx.store.history.countRevisions(id);
+  return { item, revisions, links: await ctx.store.links.list(id), lifecycle };
 }
 
 /** Every stored version of an item, oldest first; NOT_FOUND for an unknown id. */
 export async function itemHistory(ctx: OperationContext, id: string): Promise<Revision[]> {
-  requireItem(ctx.store, id);
-  return ctx.store.listRevisions(id);
+  await requireItem(ctx.store, id);
+  return await ctx.store.history.listRevisions(id);
 }
 
 /** The links where the item is source or destination; NOT_FOUND for an unknown id. */
 export async function itemLinks(ctx: OperationContext, id: string): Promise<MemoryLink[]> {
-  requireItem(ctx.store, id);
-  return ctx.store.listLinks(id);
+  await requireItem(ctx.store, id);
+  return await ctx.store.links.list(id);
 }

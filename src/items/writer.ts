@@ -1,8 +1,8 @@
 /**
  * The one write path for items: every stored version goes through here with its full-text index
  * entry (from the indexer), its revision and its event, so no caller assembles a write itself.
- * Its methods run inside the caller's store transaction; {@link ItemWriter.prepare} runs before it
- * (loading the segmenter is asynchronous, the transaction is not).
+ * Its methods run inside the caller's store transaction. Indexing loads what it needs (the CJK
+ * segmenter) on first use; {@link ItemWriter.prepare} loads it ahead, before a transaction.
  */
 import type { Indexed, Indexer } from '../search/indexer.js';
 import type { DeleteCounts, Store } from '../store/store.js';
@@ -34,33 +34,33 @@ export interface InsertOptions {
 
 export interface ItemWriter {
   readonly indexer: Indexer;
-  /** Loads what indexing these items or texts needs; call it before the transaction. */
+  /** Loads what indexing these items or texts needs, ahead of a transaction. */
   prepare(...texts: (string | Indexed | undefined)[]): Promise<void>;
   /** Loads what indexing any text needs: before a pass that writes items not known yet. */
   prepareAll(): Promise<void>;
   /** Stores a new item, its index entry, its revision and an event named `action`. */
-  insert(item: MemoryItem, action: string, details?: WriteDetails, options?: InsertOptions): void;
+  insert(item: MemoryItem, action: string, details?: WriteDetails, options?: InsertOptions): Promise<void>;
   /** Stores the next version of an item whose indexed text may have changed (it is indexed again). */
-  update(item: MemoryItem, action: string, details?: WriteDetails): void;
+  update(item: MemoryItem, action: string, details?: WriteDetails): Promise<void>;
   /**
    * Stores the next version of an item whose indexed text (title, content, tags, entities) is the
    * stored one's: flags, tier, validation, weight. Its index entry is left as it is.
    */
-  amend(item: MemoryItem, action: string, details?: WriteDetails): void;
+  amend(item: MemoryItem, action: string, details?: WriteDetails): Promise<void>;
   /** Archives `existing` as its next version stamped `at`; returns that version. */
-  archive(existing: MemoryItem, at: string, action: string, details?: WriteDetails): MemoryItem;
+  archive(existing: MemoryItem, at: string, action: string, details?: WriteDetails): Promise<MemoryItem>;
   /**
    * A duplicate write reinforces the item: usage + 1, weight + `weight`, no new version; with
    * `details`, a `reinforce` event records it (otherwise the caller's own event does).
    */
-  reinforce(id: string, at: string, weight: number, details?: WriteDetails): void;
+  reinforce(id: string, at: string, weight: number, details?: WriteDetails): Promise<void>;
   /**
    * Adds a link, with a `link` event when it is new unless `recorded` is false (links a write makes
    * between its own items: the write's events tell them); returns false when it existed.
    */
-  link(link: MemoryLink, options?: { recorded?: boolean }): boolean;
+  link(link: MemoryLink, options?: { recorded?: boolean }): Promise<boolean>;
   /** Removes an item and everything derived from it, with an event named `action`; events stay. */
-  remove(id: string, action: 'delete' | 'purge', at: string): DeleteCounts;
+  remove(id: string, action: 'delete' | 'purge', at: string): Promise<DeleteCounts>;
 }
 
 /**
@@ -68,53 +68,59 @@ export interface ItemWriter {
  *
  * @example
  * const writer = createItemWriter({ store, indexer, actor: null });
- * await writer.prepare(item);
- * store.transaction(() => writer.insert(item, 'create', { mode: 'new' }));
+ * await store.transaction(() => writer.insert(item, 'create', { mode: 'new' }));
  */
 export function createItemWriter({ store, indexer, actor }: ItemWriterOptions): ItemWriter {
-  const record = (item: MemoryItem, action: string, details: WriteDetails, at = item.updated_at) => {
+  const record = async (item: MemoryItem, action: string, details: WriteDetails, at = item.updated_at) => {
     const { id, version, updated_at: changed } = item;
-    store.addRevision({ item_id: id, version, changed_at: changed, actor, reason: action, item });
-    store.addEvent({ item_id: item.id, action, actor, at, details: { version: item.version, ...details } });
+    await store.history.addRevision({ item_id: id, version, changed_at: changed, actor, reason: action, item });
+    const event = { item_id: item.id, action, actor, at, details: { version: item.version, ...details } };
+    await store.history.addEvent(event);
   };
-  const amend = (item: MemoryItem, action: string, details: WriteDetails = {}) => {
-    store.updateItem(item);
-    record(item, action, details);
+  const amend = async (item: MemoryItem, action: string, details: WriteDetails = {}) => {
+    await store.items.update(item);
+    await record(item, action, details);
+  };
+  const index = async (item: MemoryItem) => {
+    await indexer.prepare(item);
+    await store.text.put(item, indexer.indexText(item));
   };
   return {
     indexer,
     prepare: (...texts) => indexer.prepare(...texts),
     prepareAll: () => indexer.prepareAll(),
-    insert(item, action, details = {}, { at, history = [] } = {}) {
-      store.insertItem(item, indexer.indexText(item));
-      for (const revision of history) store.addRevision({ item_id: item.id, ...revision });
-      record(item, action, details, at);
+    async insert(item, action, details = {}, { at, history = [] } = {}) {
+      await store.items.insert(item);
+      await index(item);
+      for (const revision of history) await store.history.addRevision({ item_id: item.id, ...revision });
+      await record(item, action, details, at);
     },
-    update(item, action, details = {}) {
-      store.updateItem(item, indexer.indexText(item));
-      record(item, action, details);
+    async update(item, action, details = {}) {
+      await store.items.update(item);
+      await index(item);
+      await record(item, action, details);
     },
     amend,
-    archive(existing, at, action, details) {
+    async archive(existing, at, action, details) {
       const item = nextVersion(existing, { ...existing, archived: true }, at);
-      amend(item, action, details);
+      await amend(item, action, details);
       return item;
     },
-    reinforce(id, at, weight, details) {
-      store.reinforce(id, at, weight);
-      if (details !== undefined) store.addEvent({ item_id: id, action: 'reinforce', actor, at, details });
+    async reinforce(id, at, weight, details) {
+      await store.items.reinforce(id, at, weight);
+      if (details !== undefined) await store.history.addEvent({ item_id: id, action: 'reinforce', actor, at, details });
     },
-    link(link, { recorded = true } = {}) {
-      const created = store.addLink(link);
+    async link(link, { recorded = true } = {}) {
+      const created = await store.links.add(link);
       if (created && recorded) {
         const { src_id, dst_id, type } = link;
-        store.addEvent({ item_id: src_id, action: 'link', actor, at: link.created_at, details: { src_id, dst_id, type } });
+        await store.history.addEvent({ item_id: src_id, action: 'link', actor, at: link.created_at, details: { src_id, dst_id, type } });
       }
       return created;
     },
-    remove(id, action, at) {
-      const removed = store.deleteItem(id);
-      store.addEvent({ item_id: id, action, actor, at, details: { removed } });
+    async remove(id, action, at) {
+      const removed = await store.items.delete(id);
+      await store.history.addEvent({ item_id: id, action, actor, at, details: { removed } });
       return removed;
     },
   };

@@ -35,8 +35,8 @@ export interface AutoConsolidation {
   merged_into?: string;
 }
 
-function autoDue({ store }: OperationContext, auto: AutoConsolidateOptions, at: Date): boolean {
-  const last = store.getMeta(AUTO_META_KEY);
+async function autoDue({ store }: OperationContext, auto: AutoConsolidateOptions, at: Date): Promise<boolean> {
+  const last = await store.meta.get(AUTO_META_KEY);
   return last === undefined || at.getTime() - Date.parse(last) >= auto.intervalMinutes * 60_000;
 }
 
@@ -52,20 +52,20 @@ export async function autoConsolidate(
   const { store, autoConsolidate: auto } = ctx;
   if (auto === undefined) return undefined;
   const at = ctx.clock();
-  if (!autoDue(ctx, auto, at) || store.countLiveMemories('stm') < auto.threshold) return undefined;
+  if (!(await autoDue(ctx, auto, at)) || await store.items.countLive('stm') < auto.threshold) return undefined;
   await ctx.writer.prepareAll();
-  return store.transaction((): AutoConsolidation | undefined => {
+  return store.transaction(async (): Promise<AutoConsolidation | undefined> => {
     // Another process may have run it since the check above.
-    const stm = store.countLiveMemories('stm');
-    if (!autoDue(ctx, auto, at) || stm < auto.threshold) return undefined;
-    const plan = consolidate(ctx, {
+    const stm = await store.items.countLive('stm');
+    if (!(await autoDue(ctx, auto, at)) || stm < auto.threshold) return undefined;
+    const plan = await consolidate(ctx, {
       now: at.toISOString(),
       actor: ctx.actor,
       dryRun: false,
       admit: ctx.admit,
       newest: AUTO_CONSOLIDATE_WINDOW,
     });
-    store.setMeta(AUTO_META_KEY, at.toISOString());
+    await store.meta.set(AUTO_META_KEY, at.toISOString());
     const folded = plan.clusters.filter((c) => c.refused === undefined);
     const summary: AutoConsolidation = {
       stm,
@@ -74,7 +74,8 @@ export async function autoConsolidate(
       archived: folded.reduce((n, c) => n + c.members.length, 0),
       promoted: plan.promotions.length,
     };
-    store.addEvent({ item_id: null, action: 'auto_consolidate', actor: ctx.actor, at: at.toISOString(), details: { ...summary } });
+    const event = { item_id: null, action: 'auto_consolidate', actor: ctx.actor, at: at.toISOString(), details: { ...summary } };
+    await store.history.addEvent(event);
     const home = folded.find((c) => writtenId !== undefined && c.members.includes(writtenId));
     return home ? { ...summary, merged_into: home.result_id } : summary;
   });

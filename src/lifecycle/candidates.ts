@@ -59,10 +59,14 @@ export interface ConsolidationCandidates {
   merge: CandidateGroup[];
 }
 
-export function consolidationCandidates(store: Store, now: Date, scope?: string): ConsolidationCandidates {
+export async function consolidationCandidates(
+  store: Store,
+  now: Date,
+  scope?: string,
+): Promise<ConsolidationCandidates> {
   const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
   const filter = { quarantined: 'exclude', recallable: true, ...(scope ? { scope } : {}) } as const;
-  const stm = store.listItems({ ...filter, tier: 'stm' }).items;
+  const stm = (await store.items.list({ ...filter, tier: 'stm' })).items;
   const bySource = new Map<string, MemoryItem[]>();
   for (const item of stm.filter((i) => i.created_at < before(EXTRACT_AFTER_DAYS)).sort(byAge)) {
     const key = JSON.stringify([item.scope, sourceOf(item)]);
@@ -76,7 +80,7 @@ export function consolidationCandidates(store: Store, now: Date, scope?: string)
       extract.push(candidateGroup('extract', members.slice(i, i + CANDIDATE_GROUP_LIMIT)));
     }
   }
-  const mtm = store.listItems({ ...filter, tier: 'mtm' }).items;
+  const mtm = (await store.items.list({ ...filter, tier: 'mtm' })).items;
   const merge = clusterItems([...stm, ...mtm])
     .map((members) => members.slice(0, CANDIDATE_GROUP_LIMIT))
     .map((members) => candidateGroup('merge', members));

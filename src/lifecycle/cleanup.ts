@@ -45,11 +45,11 @@ function label(item: MemoryItem): string {
   return item.title || item.content.replace(/\s+/g, ' ').trim().slice(0, 80);
 }
 
-export function planCleanup(store: Store, options: CleanupOptions): CleanupPlan {
+export async function planCleanup(store: Store, options: CleanupOptions): Promise<CleanupPlan> {
   const now = options.now.getTime();
   const nowIso = options.now.toISOString();
   const plan: CleanupPlan = { applied: false, archive: [], purge: [], archived: 0, purged: 0 };
-  for (const item of store.iterateItems()) {
+  for await (const item of store.items.iterate()) {
     if (options.scope !== undefined && item.scope !== options.scope) continue;
     if (item.archived) {
       const days = (now - Date.parse(item.updated_at)) / DAY_MS;
@@ -69,17 +69,17 @@ export function planCleanup(store: Store, options: CleanupOptions): CleanupPlan 
 }
 
 /** The plan, carried out when `options.apply`: archives and purges in one transaction. */
-export function cleanup({ store, writer }: WriteAccess, options: CleanupOptions): CleanupPlan {
-  const plan = planCleanup(store, options);
+export async function cleanup({ store, writer }: WriteAccess, options: CleanupOptions): Promise<CleanupPlan> {
+  const plan = await planCleanup(store, options);
   if (!options.apply) return plan;
   const at = options.now.toISOString();
-  store.transaction(() => {
+  await store.transaction(async () => {
     for (const entry of plan.archive) {
-      const existing = store.getItem(entry.id);
+      const existing = await store.items.get(entry.id);
       if (existing === undefined || existing.archived) continue;
-      writer.archive(existing, at, 'cleanup', { reasons: entry.reasons, decay: entry.decay });
+      await writer.archive(existing, at, 'cleanup', { reasons: entry.reasons, decay: entry.decay });
     }
-    for (const entry of plan.purge) writer.remove(entry.id, 'purge', at);
+    for (const entry of plan.purge) await writer.remove(entry.id, 'purge', at);
   });
   return { ...plan, applied: true, archived: plan.archive.length, purged: plan.purge.length };
 }

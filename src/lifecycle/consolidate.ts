@@ -191,8 +191,8 @@ function admitMerge(merged: MemoryItem, options: ConsolidateOptions): Admission 
  * Plans, and unless `dryRun` applies in one transaction, one consolidation pass. The writer must
  * be prepared for any text (`writer.prepareAll()`): merged items are indexed inside the transaction.
  */
-export function consolidate({ store, writer }: WriteAccess, options: ConsolidateOptions): ConsolidationPlan {
-  const run = (): ConsolidationPlan => {
+export function consolidate({ store, writer }: WriteAccess, options: ConsolidateOptions): Promise<ConsolidationPlan> {
+  const run = async (): Promise<ConsolidationPlan> => {
     const stm = {
       tier: 'stm',
       quarantined: 'exclude',
@@ -203,9 +203,10 @@ export function consolidate({ store, writer }: WriteAccess, options: Consolidate
       // A superseded item is already out of recall: nothing may fold into it.
       recallable: true,
     } as const;
-    const live = store.listItems({ ...stm, ...(options.scope ? { scope: options.scope } : {}) }).items;
+    const scoped = options.scope ? { scope: options.scope } : {};
+    const live = (await store.items.list({ ...stm, ...scoped })).items;
     const clusters = foldItems(live);
-    const mtm = store.listItems({ tier: 'mtm', quarantined: 'exclude', ...(options.scope ? { scope: options.scope } : {}) }).items;
+    const mtm = (await store.items.list({ tier: 'mtm', quarantined: 'exclude', ...scoped })).items;
     const plan: ConsolidationPlan = {
       dry_run: options.dryRun,
       scope: options.scope ?? null,
@@ -235,19 +236,19 @@ export function consolidate({ store, writer }: WriteAccess, options: Consolidate
     for (const [i, fold] of clusters.entries()) {
       const id = plan.clusters[i]?.result_id ?? '';
       const admission = admissions[i];
-      if (admission === undefined || store.getItem(id) !== undefined) continue;
+      if (admission === undefined || await store.items.get(id) !== undefined) continue;
       const { members } = fold;
       const { item, policy } = admission;
-      writer.insert(item, 'consolidate', { members: item.provenance?.consolidated_from, ...policyDetails(policy) });
+      await writer.insert(item, 'consolidate', { members: item.provenance?.consolidated_from, ...policyDetails(policy) });
       for (const member of members) {
-        writer.link({ src_id: id, dst_id: member.id, type: 'supersedes', created_at: options.now }, { recorded: false });
-        writer.archive(member, options.now, 'archive', { reason: 'consolidated', into: id });
+        await writer.link({ src_id: id, dst_id: member.id, type: 'supersedes', created_at: options.now }, { recorded: false });
+        await writer.archive(member, options.now, 'archive', { reason: 'consolidated', into: id });
       }
     }
     for (const { id, reasons } of plan.promotions) {
-      const item = store.getItem(id);
+      const item = await store.items.get(id);
       if (item === undefined || item.tier !== 'mtm') continue;
-      writer.amend(nextVersion(item, { ...item, tier: 'ltm' }, options.now), 'promote', { reasons });
+      await writer.amend(nextVersion(item, { ...item, tier: 'ltm' }, options.now), 'promote', { reasons });
     }
     return plan;
   };

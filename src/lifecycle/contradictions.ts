@@ -37,8 +37,9 @@ function shapes(item: MemoryItem): { key: string; text: string }[] {
  * beside the one before it. Nothing is changed; the user decides (update, forget, or link
  * `contradicts`/`supersedes`).
  */
-export function possibleContradictions(store: Store, limit: number): PossibleContradiction[] {
-  const live = store.listItems({ quarantined: 'exclude', recallable: true, chunks: 'exclude', sort: 'created' }).items;
+export async function possibleContradictions(store: Store, limit: number): Promise<PossibleContradiction[]> {
+  const filter = { quarantined: 'exclude', recallable: true, chunks: 'exclude', sort: 'created' } as const;
+  const live = (await store.items.list(filter)).items;
   type Said = { item: MemoryItem; text: string };
   const byShape = new Map<string, Said[]>();
   for (const item of [...live].sort(byAge)) {

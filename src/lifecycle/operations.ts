@@ -106,6 +106,6 @@ export async function runCleanup(
 export async function suggest(ctx: OperationContext, input: SuggestInput): Promise<Suggestion[]> {
   const { context = '', k = 5, tags = [], ...filter } = parseInput(suggestInputSchema, input);
   // Candidates: the filtered items, most recent first (memtool); the context ranks them.
-  const { items } = ctx.store.listItems({ ...filter, tags, live_at: ctx.now(), limit: SUGGEST_POOL });
+  const { items } = await ctx.store.items.list({ ...filter, tags, live_at: ctx.now(), limit: SUGGEST_POOL });
   return rankSuggestions(items, context, tags, ctx.clock()).slice(0, k);
 }

@@ -8,9 +8,9 @@
  * related. With `merge_similar` the write folds into the closest near-duplicate only, so nothing
  * is lost.
  */
-import { buildFtsQuery, MAX_TERMS, queryTerms } from '../search/fts-query.js';
+import { MAX_TERMS, queryTerms } from '../search/fts-query.js';
 import { hasCjk, type Segmenter } from '../search/segment.js';
-import type { Store } from '../store/store.js';
+import type { Store, TextQuery } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { contentSimilarity, type Features, similarityFeatures } from './cluster.js';
 import { itemText, type SaidText, saidText, says, shapeOf, type Token, tokenDifferences, tokensOf } from './lossless.js';
@@ -74,28 +74,34 @@ function compareWith(stored: Comparable, written: Comparable, similarity: number
  * Live, non-quarantined items of `item`'s scope whose words overlap it by at least the threshold,
  * most similar first. Empty without a full-text index (a LIKE scan per write would cost too much).
  */
-export function findSimilar(store: Store, item: MemoryItem, segment: Segmenter | undefined): SimilarItem[] {
-  if (!store.hasFullText()) return [];
+export async function findSimilar(
+  store: Store,
+  item: MemoryItem,
+  segment: Segmenter | undefined,
+): Promise<SimilarItem[]> {
+  if (!store.text.ranked) return [];
   const mine = similarityFeatures(item);
   // The probe needs CJK runs cut into the index's words; any other text has exactly `mine`'s words.
   const text = `${item.title} ${item.content}`;
   const words = segment !== undefined && hasCjk(text) ? queryTerms(text, segment, Infinity) : [...mine.words];
   const probe = probeTerms(words);
-  const { match } = buildFtsQuery(probe.join(' '), { mode: 'any', segment });
-  if (match === undefined) return [];
+  const anyTerms = queryTerms(probe.join(' '), segment);
+  if (anyTerms.length === 0) return [];
+  const match: TextQuery = { terms: anyTerms, mode: 'any' };
   // A second probe, items holding all of its longest words but the values: it reaches an older item
   // that says all this one says, or says it with other numbers (a possible contradiction), even
   // when many items sharing a word are newer.
   const plain = words.filter((w) => !HAS_NUMBER.test(w));
   const longest = [...plain].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, ALL_TERMS);
-  const all = longest.length > 0 ? buildFtsQuery(longest.join(' '), { mode: 'all', segment }).match : undefined;
+  const allTerms = longest.length > 0 ? queryTerms(longest.join(' '), segment) : [];
+  const all: TextQuery | undefined = allTerms.length > 0 ? { terms: allTerms, mode: 'all' } : undefined;
   const found = new Map<string, MemoryItem>();
-  for (const other of store.newestMatches(match, SIMILAR_CANDIDATES)) found.set(other.id, other);
+  for (const other of await store.text.newest(match, SIMILAR_CANDIDATES)) found.set(other.id, other);
   // When the first probe got fewer than it asked for and asked for a word that is not a value, it
   // holds every item that says the same with other values: the second adds nothing.
   const complete = found.size < SIMILAR_CANDIDATES && probe.some((w) => !HAS_NUMBER.test(w));
   if (all !== undefined && !complete) {
-    for (const other of store.newestMatches(all, SIMILAR_CANDIDATES)) found.set(other.id, other);
+    for (const other of await store.text.newest(all, SIMILAR_CANDIDATES)) found.set(other.id, other);
   }
   const score = (theirs: Features) => Math.round(contentSimilarity(mine, theirs) * 1000) / 1000;
   // The same shape needs the same words but the values: a set check first, the shape only then.

@@ -5,7 +5,7 @@
  */
 import type { OperationContext } from '../context.js';
 import { toEngramError } from '../errors.js';
-import type { StoreHealth } from '../store/store.js';
+import type { HealthCheck } from '../store/store.js';
 import { sha256 } from '../util/hash.js';
 
 export interface DoctorReport {
@@ -32,39 +32,56 @@ export interface DoctorReport {
  */
 export async function doctor(ctx: OperationContext): Promise<DoctorReport> {
   const { store } = ctx;
-  let checked: StoreHealth;
+  let checks: HealthCheck[];
   try {
-    checked = store.health();
+    checks = await store.health();
   } catch (error) {
     // Damage SQLite's check cannot walk past: reported, not thrown (that is what doctor is for).
     const failure = toEngramError(error);
     if (failure.code !== 'STORE_CORRUPT') throw failure;
-    const version = Number(store.getMeta('schema_version') ?? 0);
-    const health = { full_text: store.hasFullText(), items: 0, indexed: 0, integrity: [failure.message] };
+    const version = Number(await store.meta.get('schema_version') ?? 0);
+    const health = { full_text: store.text.ranked, items: 0, indexed: 0, integrity: [failure.message] };
     const content_hashes = { checked: 0, mismatched: [] };
     const problems = [`integrity_check: ${failure.message}`];
-    return { ok: false, schema_version: version, fts_tokenizer: store.getMeta('fts_tokenizer') ?? null, ...health, content_hashes, problems };
+    const fts_tokenizer = await store.meta.get('fts_tokenizer') ?? null;
+    return { ok: false, schema_version: version, fts_tokenizer, ...health, content_hashes, problems };
   }
-  const { schema_version, ...health } = checked;
-  const fts_tokenizer = store.getMeta('fts_tokenizer') ?? null;
+  const { schema_version, ...health } = fromChecks(checks);
+  const fts_tokenizer = await store.meta.get('fts_tokenizer') ?? null;
   const problems: string[] = [];
   if (health.integrity.join() !== 'ok') problems.push(`integrity_check: ${health.integrity.join('; ')}`);
   if (!health.full_text) problems.push('full-text index unavailable (FTS5 missing): search uses LIKE');
   else if (health.indexed !== health.items) {
     problems.push(`full-text index has ${health.indexed} rows for ${health.items} items: run \`engram reindex\``);
   }
-  const content_hashes = checkContentHashes(ctx, problems);
+  const content_hashes = await checkContentHashes(ctx, problems);
   return { ok: problems.length === 0, schema_version, fts_tokenizer, ...health, content_hashes, problems };
+}
+
+/** The store's named checks in the report's fields. */
+function fromChecks(checks: readonly HealthCheck[]) {
+  const check = (name: string) => checks.find((c) => c.name === name);
+  const integrity = check('integrity');
+  return {
+    schema_version: check('schema')?.figures.schema_version ?? 0,
+    full_text: check('full_text')?.ok ?? false,
+    items: check('index')?.figures.items ?? 0,
+    indexed: check('index')?.figures.indexed ?? 0,
+    integrity: integrity === undefined || integrity.ok ? ['ok'] : integrity.problems,
+  };
 }
 
 /**
  * Hashes every item's content again; the ids whose hash differs were changed outside engram. A
  * read that fails part-way is a problem, not an exception.
  */
-function checkContentHashes({ store }: OperationContext, problems: string[]): DoctorReport['content_hashes'] {
+async function checkContentHashes(
+  { store }: OperationContext,
+  problems: string[],
+): Promise<DoctorReport['content_hashes']> {
   const content_hashes = { checked: 0, mismatched: [] as string[] };
   try {
-    for (const item of store.iterateItems()) {
+    for await (const item of store.items.iterate()) {
       content_hashes.checked++;
       if (sha256(item.content) !== item.content_hash) content_hashes.mismatched.push(item.id);
     }

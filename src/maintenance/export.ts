@@ -24,9 +24,9 @@ export async function* exportLines(
   { withHistory = false, secrecy = ctx.defaultSecrecy }: ExportOptions = {},
 ): AsyncGenerator<string> {
   const { store } = ctx;
-  for (const item of store.iterateItems()) {
+  for await (const item of store.items.iterate()) {
     const revisions = withHistory
-      ? store.listRevisions(item.id).map((r) => ({ ...r, item: redactItem(r.item, secrecy) }))
+      ? (await store.history.listRevisions(item.id)).map((r) => ({ ...r, item: redactItem(r.item, secrecy) }))
       : undefined;
     yield exportLine(redactItem(item, secrecy), revisions);
   }

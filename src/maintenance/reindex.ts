@@ -24,15 +24,6 @@ export interface ReindexOptions {
 export async function reindex(ctx: OperationContext, { onProgress }: ReindexOptions = {}): Promise<ReindexResult> {
   const { store, indexer } = ctx;
   await indexer.prepareAll();
-  const { total } = store.listItems({ archived: 'include', limit: 1 });
-  const entries = {
-    * [Symbol.iterator]() {
-      let done = 0;
-      for (const item of store.iterateItems()) {
-        yield { item, index: indexer.indexText(item) };
-        if (++done % 1000 === 0 || done === total) onProgress?.(done, total);
-      }
-    },
-  };
-  return { indexed: store.rebuildFullText(entries), full_text: store.hasFullText() };
+  const indexed = await store.text.rebuild((item) => indexer.indexText(item), onProgress);
+  return { indexed, full_text: store.text.ranked };
 }

@@ -27,6 +27,6 @@ export async function review(
   ctx: OperationContext,
   { withinHours = DEFAULT_REVIEW_HOURS, limit = DEFAULT_LIST_LIMIT }: ReviewOptions = {},
 ): Promise<ReviewReport> {
-  const report = reviewItems(ctx.store, ctx.now(), withinHours, limit);
-  return { ...report, possible_contradictions: possibleContradictions(ctx.store, limit) };
+  const report = await reviewItems(ctx.store, ctx.now(), withinHours, limit);
+  return { ...report, possible_contradictions: await possibleContradictions(ctx.store, limit) };
 }

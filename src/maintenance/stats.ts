@@ -9,5 +9,5 @@ import type { StoreStats } from '../types.js';
  * const { total, by_tier } = await stats(ctx);
  */
 export async function stats(ctx: OperationContext): Promise<StoreStats> {
-  return ctx.store.stats();
+  return await ctx.store.stats();
 }

@@ -11,13 +11,13 @@ export interface DeleteResult {
 }
 
 /** Archives an item, or with `hard` removes it and its derived rows (its events stay). */
-export function deleteItem(ctx: OperationContext, id: string, hard = false): DeleteResult {
+export function deleteItem(ctx: OperationContext, id: string, hard = false): Promise<DeleteResult> {
   const { store, writer } = ctx;
-  return store.transaction((): DeleteResult => {
-    const existing = requireItem(store, id);
-    if (hard) return { id, action: 'deleted', removed: writer.remove(id, 'delete', ctx.now()) };
+  return store.transaction(async (): Promise<DeleteResult> => {
+    const existing = await requireItem(store, id);
+    if (hard) return { id, action: 'deleted', removed: await writer.remove(id, 'delete', ctx.now()) };
     if (existing.archived) return { id, action: 'unchanged' };
-    writer.archive(existing, ctx.now(), 'archive');
+    await writer.archive(existing, ctx.now(), 'archive');
     return { id, action: 'archived' };
   });
 }

@@ -15,18 +15,18 @@ export interface LinkResult {
 export function linkItems(
   ctx: OperationContext,
   input: { src_id: string; dst_id: string; type: LinkType },
-): LinkResult {
+): Promise<LinkResult> {
   const parsed = parseInput(linkInputSchema, input);
   if (parsed.src_id === parsed.dst_id) {
     throw new EngramError('PARAM_ERROR', 'An item cannot link to itself', {
       details: { id: parsed.src_id },
     });
   }
-  return ctx.store.transaction((): LinkResult => {
-    requireItem(ctx.store, parsed.src_id);
-    requireItem(ctx.store, parsed.dst_id);
+  return ctx.store.transaction(async (): Promise<LinkResult> => {
+    await requireItem(ctx.store, parsed.src_id);
+    await requireItem(ctx.store, parsed.dst_id);
     const link: MemoryLink = { ...parsed, created_at: ctx.now() };
-    const created = ctx.writer.link(link);
+    const created = await ctx.writer.link(link);
     return { created, link };
   });
 }

@@ -70,9 +70,9 @@ export async function putItem(
   const parsed = parseInput(putInputSchema, input);
   const { id, layer, key, task_id: taskId, step_id: stepId, content, title, tags = [], entities = [] } = parsed;
   const target = id !== undefined
-    ? store.getItem(id)
+    ? await store.items.get(id)
     : layer !== undefined && key !== undefined
-      ? store.findByKey({ layer, key, task_id: taskId ?? null, step_id: stepId ?? null })
+      ? await store.items.findByKey({ layer, key, task_id: taskId ?? null, step_id: stepId ?? null })
       : undefined;
   await ctx.writer.prepare(content, title, ...tags, ...entities, target);
   return writeParsed(ctx, parsed, operation, privileged);
@@ -81,7 +81,7 @@ export async function putItem(
 /** Changes any fields of an existing item (content optional): a new version, through the policy. */
 export async function updateItem(ctx: OperationContext, id: string, input: UpdateInput): Promise<WriteResult> {
   const fields = parseInput(updateInputSchema, input);
-  const existing = requireItem(ctx.store, id);
+  const existing = await requireItem(ctx.store, id);
   return putItem(ctx, { ...fields, id, content: fields.content ?? existing.content } as PutInput, 'put');
 }
 
@@ -94,7 +94,7 @@ export function writeParsed(
   parsed: ParsedPut,
   operation: WriteOperation,
   privileged = false,
-): WriteResult {
+): Promise<WriteResult> {
   const { store, writer } = ctx;
   const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, supersedes = [], ...fields } = parsed;
   if (fields.key !== undefined && fields.layer === undefined && id === undefined) {
@@ -107,31 +107,29 @@ export function writeParsed(
     = fields.layer !== undefined && fields.key !== undefined
       ? { layer: fields.layer, key: fields.key, task_id: fields.task_id ?? null, step_id: fields.step_id ?? null }
       : undefined;
-  // A summary is injectable only if every item it replaces was (as a consolidation's merged item).
-  const hiding = supersedes.some((old) => {
-    const replaced = store.getItem(old);
+  const hidden = async (old: string) => {
+    const replaced = await store.items.get(old);
     return replaced !== undefined && (!replaced.injectable || replaced.quarantined);
-  });
-  if (hiding) fields.injectable = false;
-  const linked = (result: WriteResult): WriteResult => {
+  };
+  const linked = async (result: WriteResult): Promise<WriteResult> => {
     // A summary replacing what it merged: the old items leave recall, their text stays searchable.
     for (const old of supersedes) {
-      requireItem(store, old);
+      await requireItem(store, old);
       if (old === result.item.id) continue;
-      writer.link({ src_id: result.item.id, dst_id: old, type: 'supersedes', created_at: ctx.now() });
+      await writer.link({ src_id: result.item.id, dst_id: old, type: 'supersedes', created_at: ctx.now() });
     }
     return result;
   };
   // One write, inside the transaction; its supersedes links are added to whatever it returns.
-  const writeOnce = (): WriteResult => {
+  const writeOnce = async (): Promise<WriteResult> => {
     const at = ctx.now();
     let existing: MemoryItem | undefined;
     let mode: WriteResult['mode'] = 'new';
     if (id !== undefined) {
-      existing = requireItem(store, id);
+      existing = await requireItem(store, id);
       mode = 'id';
     } else if (address !== undefined) {
-      existing = store.findByKey(address);
+      existing = await store.items.findByKey(address);
       mode = 'key';
     }
     if (ifVersion !== undefined && (existing?.version ?? 0) !== ifVersion) {
@@ -155,7 +153,9 @@ export function writeParsed(
       // reinforces the item; the tags and entities the write brings are added to it.
       const { scope, type, injectable, title, source, task_id, step_id, expires_at } = item;
       const target = { scope, type, injectable, title, source, task_id, step_id, expires_at };
-      const duplicate = mode === 'new' && !item.quarantined ? store.findDuplicate(item.content, target) : undefined;
+      const duplicate = mode === 'new' && !item.quarantined
+        ? await store.items.findDuplicate(item.content, target)
+        : undefined;
       if (duplicate !== undefined) {
         const united = {
           ...duplicate,
@@ -163,35 +163,52 @@ export function writeParsed(
           entities: [...new Set([...duplicate.entities, ...item.entities])],
         };
         const changed = hasChanges(duplicate, united);
-        if (changed) writer.update(nextVersion(duplicate, united, at), 'update', { mode: 'dedup' });
-        writer.reinforce(duplicate.id, at, REINFORCE_WEIGHT, { operation });
+        if (changed) await writer.update(nextVersion(duplicate, united, at), 'update', { mode: 'dedup' });
+        await writer.reinforce(duplicate.id, at, REINFORCE_WEIGHT, { operation });
         const action = changed ? 'updated' : 'unchanged';
-        return { action, mode, item: requireItem(store, duplicate.id), policy, deduplicated: true };
+        return { action, mode, item: await requireItem(store, duplicate.id), policy, deduplicated: true };
       }
-      const similar = mode === 'new' && ctx.fullText ? findSimilar(store, item, ctx.indexer.loadedSegmenter()) : [];
+      const similar = mode === 'new' && ctx.fullText ? await findSimilar(store, item, ctx.indexer.loadedSegmenter()) : [];
       const reported = similar.length > 0 ? { similar } : {};
       // Only into an item it could fold with: same type, source, address, visibility and expiry.
-      const closest = similar.find((s) => s.kind === 'near-duplicate' && foldable(requireItem(store, s.id), item));
+      let closest: (typeof similar)[number] | undefined;
+      for (const s of similar) {
+        if (s.kind === 'near-duplicate' && foldable(await requireItem(store, s.id), item)) {
+          closest = s;
+          break;
+        }
+      }
       if (closest !== undefined && mergeSimilarOne) {
-        const target = requireItem(store, closest.id);
+        const target = await requireItem(store, closest.id);
         const admitted = admitWrite(mergeSimilar(target, item), context, ctx.admit);
         let merged = target;
         if (hasChanges(target, admitted.item)) {
           merged = nextVersion(target, admitted.item, at);
-          writer.update(merged, 'update', { mode: 'similar', similarity: closest.similarity, ...policyDetails(admitted.policy) });
+          const details = { mode: 'similar', similarity: closest.similarity, ...policyDetails(admitted.policy) };
+          await writer.update(merged, 'update', details);
         }
-        writer.reinforce(merged.id, at, REINFORCE_WEIGHT);
+        await writer.reinforce(merged.id, at, REINFORCE_WEIGHT);
         const action = merged === target ? 'unchanged' : 'updated';
-        return { action, mode: 'similar', item: requireItem(store, merged.id), policy: admitted.policy, ...reported };
+        const stored = await requireItem(store, merged.id);
+        return { action, mode: 'similar', item: stored, policy: admitted.policy, ...reported };
       }
-      writer.insert(item, 'create', { mode, ...policyDetails(policy) });
+      await writer.insert(item, 'create', { mode, ...policyDetails(policy) });
       return { action: 'created', mode, item, policy, ...reported };
     }
     const { item: merged, policy } = admitWrite(mergeFields(existing, fields), context, ctx.admit);
     if (!hasChanges(existing, merged)) return { action: 'unchanged', mode, item: existing, policy };
     const item = nextVersion(existing, merged, at);
-    writer.update(item, 'update', { mode, ...policyDetails(policy) });
+    await writer.update(item, 'update', { mode, ...policyDetails(policy) });
     return { action: 'updated', mode, item, policy };
   };
-  return store.transaction(() => linked(writeOnce()));
+  return store.transaction(async () => {
+    // A summary is injectable only if every item it replaces was (as a consolidation's merged item).
+    for (const old of supersedes) {
+      if (await hidden(old)) {
+        fields.injectable = false;
+        break;
+      }
+    }
+    return linked(await writeOnce());
+  });
 }

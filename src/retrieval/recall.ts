@@ -88,12 +88,12 @@ export async function recall(
   }));
   const packed = packRecall(ranked, { budget, mode, header });
   const held = packed.matched === 0 ? await countNonInjectable(ctx, query, filter, at) : { count: 0 };
-  store.transaction(() => {
-    store.touchItems(
+  await store.transaction(async () => {
+    await store.items.touch(
       packed.injected.map((e) => e.id),
       at,
     );
-    store.addEvent({
+    await store.history.addEvent({
       item_id: null,
       action: 'recall',
       actor: ctx.actor,

@@ -5,7 +5,7 @@
 import { decayOf } from '../forgetting/curve.js';
 import type { ListFilter, ScoredItem, Store, TextQuery } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
-import { buildFtsQuery, queryTerms } from './fts-query.js';
+import { queryTerms } from './fts-query.js';
 import type { Indexer } from './indexer.js';
 import { type RankFactors, rankFactors, type SearchSort, sortRanked } from './rank.js';
 
@@ -33,15 +33,14 @@ export async function searchCascade(
   // The query is segmented as the index was, by the same indexer.
   const segment = await indexer.segmenterFor(query);
   const terms = queryTerms(query, segment);
-  const fts = fullText && store.hasFullText();
+  const fts = fullText && store.text.ranked;
   const stages: [SearchStage, TextQuery][] = [];
-  for (const mode of fts ? (['any', 'prefix'] as const) : []) {
-    const { match } = buildFtsQuery(query, { mode, segment });
-    if (match !== undefined) stages.push([mode, { match }]);
+  if (terms.length > 0) {
+    for (const mode of fts ? (['any', 'prefix'] as const) : []) stages.push([mode, { terms, mode }]);
+    stages.push(['like', { terms, mode: 'substring' }]);
   }
-  if (terms.length > 0) stages.push(['like', { like: terms }]);
   for (const [stage, textQuery] of stages) {
-    const hits = store.searchItems(textQuery, filter, k);
+    const hits = await store.text.search(textQuery, filter, k);
     if (hits.length > 0) return { terms, stage, fts, hits };
   }
   return { terms, stage: 'none', fts, hits: [] };

@@ -1,26 +1,13 @@
 /**
- * Turns any user string into a safe FTS5 MATCH expression. Every term is quoted, so operators
- * (AND, OR, NOT, NEAR), column filters (`title:`), parentheses, `*`, `^`, `+`, `-` and quotes in
- * the input are plain text; control and zero-width characters are removed; the term count and
- * length are capped so a 10 KB query stays cheap. Pure: no SQL is run here.
+ * Turns any user string into search terms: words only, so operators and punctuation are plain
+ * text; control and zero-width characters are removed; the term count and length are capped so a
+ * 10 KB query stays cheap. The store builds its own query from the terms (FTS5 MATCH in
+ * `store/sqlite/fts-match.ts`). Pure.
  */
 import { STOPWORDS } from './stopwords.js';
 
-/** How a multi-term query is combined: every term, any term, or any term as a prefix. */
-export type MatchMode = 'all' | 'any' | 'prefix';
-
-export interface FtsQuery {
-  /** The MATCH expression, or undefined when the input has no searchable term. */
-  match: string | undefined;
-  /** The terms that went into it, in query order, deduplicated. */
-  terms: string[];
-}
-
-export interface FtsQueryOptions {
-  mode?: MatchMode;
-  /** Splits a run of CJK text into words (jieba); without it a run stays one term. */
-  segment?: (text: string) => string[];
-}
+/** Splits a run of CJK text into words (jieba); without it a run stays one term. */
+export type SegmentText = (text: string) => string[];
 
 export const MAX_TERMS = 32;
 export const MAX_TERM_LENGTH = 64;
@@ -32,7 +19,7 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
  * The searchable words of `text`: NFKC-normalised, lowercase, CJK runs segmented, stopwords
  * dropped, at most `limit` (a query's {@link MAX_TERMS} unless told).
  */
-export function queryTerms(text: string, segment?: FtsQueryOptions['segment'], limit = MAX_TERMS): string[] {
+export function queryTerms(text: string, segment?: SegmentText, limit = MAX_TERMS): string[] {
   const clean = text.normalize('NFKC').replace(INVISIBLE, ' ').toLowerCase();
   const words: string[] = [];
   for (const [word] of clean.matchAll(WORD)) {
@@ -50,23 +37,4 @@ export function queryTerms(text: string, segment?: FtsQueryOptions['segment'], l
   const meaningful = unique.filter((w) => !STOPWORDS.has(w));
   // A query made only of stopwords ("to be or not to be") still searches for them.
   return (meaningful.length > 0 ? meaningful : unique).slice(0, limit);
-}
-
-function quote(term: string, prefix: boolean): string {
-  return `"${term.replaceAll('"', '""')}"${prefix ? '*' : ''}`;
-}
-
-/**
- * Builds the MATCH expression for `text`.
- *
- * @example
- * buildFtsQuery('NOT title:(secret) OR "x"').match
- * // '"not" AND "title" AND "secret" AND "x"'
- */
-export function buildFtsQuery(text: string, options: FtsQueryOptions = {}): FtsQuery {
-  const terms = queryTerms(text, options.segment);
-  if (terms.length === 0) return { match: undefined, terms };
-  const mode = options.mode ?? 'all';
-  const joiner = mode === 'all' ? ' AND ' : ' OR ';
-  return { match: terms.map((t) => quote(t, mode === 'prefix')).join(joiner), terms };
 }

@@ -40,12 +40,12 @@ export async function palace(ctx: OperationContext, input: PalaceInput = {}): Pr
   const path = { scope: scope ?? null, tier: tier ?? null, type: type ?? null, tag: tag ?? null };
   const filter = { archived: 'exclude', scope, tier, type } as const;
   if (tag !== undefined) {
-    const { items } = ctx.store.listItems({ ...filter, tags: [tag], limit });
+    const { items } = await ctx.store.items.list({ ...filter, tags: [tag], limit });
     const entries = items.map((i) => ({
       id: i.id, title: i.title, tier: i.tier, type: i.type, tags: i.tags, updated_at: i.updated_at,
     }));
     return { path, level: 'items', items: entries };
   }
   const level = tier === undefined ? 'tier' : type === undefined ? 'type' : 'tag';
-  return { path, level, counts: ctx.store.countGroups(level, filter) };
+  return { path, level, counts: await ctx.store.items.countGroups(level, filter) };
 }

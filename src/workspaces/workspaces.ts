@@ -46,10 +46,10 @@ export async function resolveWorkspace(ctx: OperationContext, name: string): Pro
   return requireWorkspace(ctx, name);
 }
 
-function requireWorkspace({ store }: OperationContext, name: string): Workspace {
-  const workspace = store.getWorkspace(name);
+async function requireWorkspace({ store }: OperationContext, name: string): Promise<Workspace> {
+  const workspace = await store.workspaces.get(name);
   if (workspace === undefined) {
-    const known = store.listWorkspaces().map((w) => w.name).join(', ');
+    const known = (await store.workspaces.list()).map((w) => w.name).join(', ');
     throw new EngramError('NOT_FOUND', `Unknown workspace: ${name}`, {
       hint: `Known workspaces: ${known}. ${FIX_HINTS.register_workspace}`,
       fix: 'register_workspace',
@@ -61,7 +61,7 @@ function requireWorkspace({ store }: OperationContext, name: string): Workspace 
 
 /** Named workspaces, `default` first among equals (sorted by name). */
 export async function listWorkspaces(ctx: OperationContext): Promise<Workspace[]> {
-  return ctx.store.listWorkspaces();
+  return await ctx.store.workspaces.list();
 }
 
 /**
@@ -82,9 +82,9 @@ export async function registerWorkspace(
     });
   }
   const { store } = ctx;
-  return store.transaction(() => {
+  return store.transaction(async () => {
     const at = ctx.now();
-    const existing = store.getWorkspace(parsed.name);
+    const existing = await store.workspaces.get(parsed.name);
     const workspace: Workspace = {
       name: parsed.name,
       scope: parsed.scope ?? existing?.scope ?? parsed.name,
@@ -95,8 +95,9 @@ export async function registerWorkspace(
     };
     const { name, scope, corpus_id, description } = workspace;
     requireCleanFields({ name, scope, corpus_id, description });
-    const created = store.putWorkspace(workspace);
-    store.addEvent({ item_id: null, action: 'workspace', actor: ctx.actor, at, details: { ...workspace, created } });
+    const created = await store.workspaces.put(workspace);
+    const details = { ...workspace, created };
+    await store.history.addEvent({ item_id: null, action: 'workspace', actor: ctx.actor, at, details });
     return { created, workspace };
   });
 }
@@ -109,10 +110,11 @@ export async function removeWorkspace(ctx: OperationContext, name: string): Prom
     });
   }
   const { store } = ctx;
-  return store.transaction(() => {
-    const removed = requireWorkspace(ctx, name);
-    store.removeWorkspace(name);
-    store.addEvent({ item_id: null, action: 'workspace_remove', actor: ctx.actor, at: ctx.now(), details: { name } });
+  return store.transaction(async () => {
+    const removed = await requireWorkspace(ctx, name);
+    await store.workspaces.remove(name);
+    const event = { item_id: null, action: 'workspace_remove', actor: ctx.actor, at: ctx.now(), details: { name } };
+    await store.history.addEvent(event);
     return { removed };
   });
 }

@@ -41,9 +41,10 @@ export interface Store {
   readonly vectors?: VectorIndex;
   /**
    * Runs `fn` atomically as one write transaction (`BEGIN IMMEDIATE` on SQLite), retrying when the
-   * database is busy (so `fn` may run again: it must only write through `tx`). Every call inside
-   * `fn` must go through `tx`; calling the outer store there waits for the transaction to end.
-   * Inside a transaction, `tx.transaction` nests (a savepoint on SQLite).
+   * database is busy (so `fn` may run again: it must have no effect outside the store). Calls on
+   * `tx` run in the transaction; on SQLite so do calls on the outer store made from `fn`'s own
+   * async flow, while other flows wait for the transaction to end. A transaction started inside
+   * another nests (a savepoint on SQLite): its failure undoes its own writes only.
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   stats(): Promise<StoreStats>;

@@ -1,9 +1,12 @@
 /**
  * One better-sqlite3 connection shared by async callers (kysely's pattern for a synchronous
  * driver): a mutex lets one transaction at a time hold the connection across its awaits, while a
- * single statement outside a transaction runs at once when the connection is free. Driver errors
+ * single statement outside a transaction runs at once when the connection is free. A call made
+ * from inside a running transaction's own async flow (through `tx` or the outer store alike) runs
+ * in that transaction instead of waiting for it, so it can never deadlock. Driver errors
  * become EngramErrors here ({@link toStoreError}); busy transactions are retried with a timer.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { EngramError } from '../../errors.js';
 import { MAX_BUSY_RETRIES, retryBusy, toStoreError } from './errors.js';
 
@@ -15,17 +18,15 @@ export interface TransactionHandle {
   close(): unknown;
 }
 
-/**
- * How long a call waits for another flow's transaction before giving up with DB_BUSY. Also what
- * turns a call on the outer store from inside a transaction (which would wait forever) into an
- * error instead of a hang.
- */
+/** How long a call waits for another flow's transaction before giving up with DB_BUSY. */
 const WAIT_LIMIT_MS = 60_000;
 
 export class Connection {
   #locked = false;
   readonly #waiters: (() => void)[] = [];
   #savepoints = 0;
+  /** Marks the async flow of the running transaction. */
+  readonly #flow = new AsyncLocalStorage<Connection>();
 
   constructor(
     readonly db: TransactionHandle,
@@ -44,7 +45,7 @@ export class Connection {
 
   /** Runs one synchronous step alone on the connection: at once when it is free, else after the running transaction. */
   run<T>(fn: () => T): Promise<T> {
-    if (!this.#locked) {
+    if (!this.#locked || this.inTransaction()) {
       try {
         return Promise.resolve(this.guard(fn));
       } catch (error) {
@@ -60,14 +61,23 @@ export class Connection {
     });
   }
 
-  /** `BEGIN IMMEDIATE` … `COMMIT` around `fn`, holding the connection; rolled back when `fn` throws. */
+  /** True inside the async flow of this connection's running transaction. */
+  inTransaction(): boolean {
+    return this.#flow.getStore() === this;
+  }
+
+  /**
+   * `BEGIN IMMEDIATE` … `COMMIT` around `fn`, holding the connection; rolled back when `fn` throws.
+   * Inside the running transaction's flow it is a savepoint instead.
+   */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inTransaction()) return this.savepoint(fn);
     await this.#acquire();
     try {
       return await retryBusy(async () => {
         this.guard(() => this.db.exec('BEGIN IMMEDIATE'));
         try {
-          const result = await fn();
+          const result = await this.#flow.run(this, fn);
           this.guard(() => this.db.exec('COMMIT'));
           return result;
         } catch (error) {
@@ -96,7 +106,7 @@ export class Connection {
 
   /** Closes the connection once the running transaction (if any) has finished. */
   async close(): Promise<void> {
-    if (this.#locked) await this.#acquire();
+    if (this.#locked && !this.inTransaction()) await this.#acquire();
     if (this.db.open) this.db.close();
   }
 

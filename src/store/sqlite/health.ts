@@ -49,7 +49,7 @@ export function storeHealth(db: SqliteDatabase, fullText: boolean): HealthCheck[
   const indexed = fullText ? (db.prepare('SELECT count(*) FROM memory_fts').pluck().get() as number) : 0;
   return [
     { name: 'schema', ok: true, problems: [], figures: { schema_version: readSchemaVersion(db) } },
-    { name: 'integrity', ok: integrity.join() === 'ok', problems: integrity, figures: {} },
+    { name: 'integrity', ok: integrity.join() === 'ok', problems: integrity.join() === 'ok' ? [] : integrity, figures: {} },
     { name: 'full_text', ok: fullText, problems: fullText ? [] : ['FTS5 missing'], figures: {} },
     {
       name: 'index',

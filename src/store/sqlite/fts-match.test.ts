@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { buildFtsQuery, MAX_TERMS, queryTerms } from './fts-query.js';
+import { MAX_TERMS, queryTerms } from '../../search/fts-query.js';
+import type { TextMode } from '../contract/text-index.js';
+import { ftsMatch } from './fts-match.js';
+
+/** What search does with a user's text: its terms, then the MATCH expression for a mode. */
+function buildFtsQuery(text: string, { mode = 'all' }: { mode?: TextMode } = {}) {
+  const terms = queryTerms(text);
+  return { terms, match: ftsMatch({ terms, mode }) };
+}
 
 test('operators, column filters and punctuation become quoted plain terms', () => {
   assert.equal(buildFtsQuery('NOT title:(secret) OR "x"').match, '"not" AND "title" AND "secret" AND "x"');
