@@ -52,6 +52,29 @@ export type { AdmissionContext, AdmissionHook } from './items/admission.js';
 export type { QuarantinedItem, ReviewDecision, ReviewReport } from './items/governance.js';
 export type { PolicyMatch, PolicyOptions, PolicySubject, PolicyVerdict, Verdict } from './policy/evaluate.js';
 export type { PolicyAction, PolicyGroup, PolicyRule } from './policy/rules.js';
+export type {
+  ArchivedFilter,
+  CorpusFile,
+  CorpusRepository,
+  DeleteCounts,
+  DuplicateTarget,
+  HealthCheck,
+  HistoryRepository,
+  IndexText,
+  ItemRepository,
+  LinkRepository,
+  ListFilter,
+  ListPage,
+  ListSort,
+  MetaRepository,
+  ScoredItem,
+  Store,
+  TextIndex,
+  TextMode,
+  TextQuery,
+  VectorIndex,
+  WorkspaceRepository,
+} from './store/store.js';
 export {
   ITEM_TYPES,
   type ItemType,
