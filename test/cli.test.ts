@@ -157,6 +157,11 @@ test('every error code has its exit code, a JSON error on stderr and nothing on 
   assert.equal(badEnum.error?.hint, 'Valid values: stm, mtm, ltm, episodic, semantic, permanent');
   const unknown = cli(['put', '--db', db, '--colour', 'red']);
   assert.match(String(unknown.error?.hint), /--content/);
+  const flags = (run: ReturnType<typeof cli>) => String(run.error?.hint).replace(/^.*: /, '').split(', ');
+  for (const hinted of [flags(unknown), flags(cli(['--colour', 'red']))]) {
+    assert.ok(hinted.includes('--db'), hinted.join(' '));
+    assert.equal(new Set(hinted).size, hinted.length, `each flag once: ${hinted.join(' ')}`);
+  }
 });
 
 test('DB_ERROR: a file that is not an engram database is refused with exit 4', (t) => {

@@ -19,7 +19,7 @@ export function fromCommander(error: CommanderError, program: Command, argv: str
     const flags = (command ?? program).options.map((o) => o.long).filter(Boolean);
     const globals = program.options.map((o) => o.long).filter(Boolean);
     hint
-      = `${hint} Valid flags${command ? ` for ${command.name()}` : ''}: ${[...flags, ...globals].join(', ')}`.trim();
+      = `${hint} Valid flags${command ? ` for ${command.name()}` : ''}: ${[...new Set([...flags, ...globals])].join(', ')}`.trim();
   } else if (hint === '') {
     hint = `Run \`engram ${command ? `${command.name()} ` : ''}--help\` for usage.`;
   }
