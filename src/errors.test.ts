@@ -15,6 +15,7 @@ test('exit codes follow memtool: 1 general, 2 params, 3 not found, 4 database', 
     STORE_CORRUPT: 4,
     RATE_LIMITED: 1,
     UNAUTHORIZED: 1,
+    EMBEDDER_UNAVAILABLE: 1,
   });
 });
 
@@ -30,8 +31,9 @@ test('JSON form puts ok, error, message, hint first and never lets details overr
   assert.equal(error.exitCode, 3);
 });
 
-test('DB_BUSY and RATE_LIMITED say they are retryable; others do not', () => {
+test('DB_BUSY, RATE_LIMITED and EMBEDDER_UNAVAILABLE say they are retryable; others do not', () => {
   assert.equal(new EngramError('DB_BUSY', 'locked').toJSON().retryable, true);
+  assert.equal(new EngramError('EMBEDDER_UNAVAILABLE', 'down').toJSON().retryable, true);
   assert.equal(new EngramError('RATE_LIMITED', 'slow down').toJSON().retryable, true);
   assert.equal(new EngramError('DB_ERROR', 'bad').toJSON().retryable, undefined);
 });

@@ -15,7 +15,8 @@ export type ErrorCode
     | 'DB_BUSY'
     | 'STORE_CORRUPT'
     | 'RATE_LIMITED'
-    | 'UNAUTHORIZED';
+    | 'UNAUTHORIZED'
+    | 'EMBEDDER_UNAVAILABLE';
 
 /**
  * Exit code per error code (memtool's table). `Record<ErrorCode, …>` makes the compiler reject a
@@ -36,10 +37,11 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4>> = Object.fre
   STORE_CORRUPT: 4,
   RATE_LIMITED: 1,
   UNAUTHORIZED: 1,
+  EMBEDDER_UNAVAILABLE: 1,
 });
 
 /** Codes a caller may retry after a short delay. */
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['DB_BUSY', 'RATE_LIMITED']);
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['DB_BUSY', 'RATE_LIMITED', 'EMBEDDER_UNAVAILABLE']);
 
 /**
  * What would fix an error, named apart from any caller: the core never names a CLI flag or an

@@ -73,6 +73,7 @@ export type {
   TextMode,
   TextQuery,
   VectorIndex,
+  VectorModel,
   WorkspaceRepository,
 } from './store/store.js';
 export {

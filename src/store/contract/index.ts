@@ -14,5 +14,5 @@ export type { LinkRepository } from './links.js';
 export type { MetaRepository } from './meta.js';
 export type { HealthCheck, Store } from './store.js';
 export type { IndexText, ScoredItem, TextIndex, TextMode, TextQuery } from './text-index.js';
-export type { VectorIndex } from './vector-index.js';
+export type { VectorIndex, VectorModel } from './vector-index.js';
 export type { WorkspaceRepository } from './workspaces.js';
