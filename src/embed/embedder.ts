@@ -42,8 +42,15 @@ function badSpec(spec: string, why: string): EngramError {
   });
 }
 
-/** `MODEL@URL` → model and URL (the last `@` that starts a URL splits them: model names may hold `@`). */
+/**
+ * `MODEL@URL` → model and URL: the first `@` followed by `http://` or `https://` splits them, since
+ * model names may hold `@` (LM Studio's `…@q8_0`). An `@host:port` without a scheme is refused
+ * rather than read as part of the model name (it would send the request, and the key, elsewhere).
+ */
 function modelAndUrl(spec: string, rest: string, fallback: string): { model: string; url: string } {
+  if (/@(?!https?:\/\/)[\w.-]+:\d+(?:\/|$)/i.test(rest) || /@localhost(?:[:/]|$)/i.test(rest)) {
+    throw badSpec(spec, 'the URL after @ needs http:// or https://');
+  }
   const at = rest.search(/@https?:\/\//);
   const model = at < 0 ? rest : rest.slice(0, at);
   const url = at < 0 ? fallback : rest.slice(at + 1);
