@@ -1,0 +1,133 @@
+/**
+ * One JSON POST to an embedding server, with a per-request timeout, retries on 408, 429, 5xx,
+ * timeouts and network errors (exponential backoff with jitter, or the server's `Retry-After`,
+ * both capped), and a bounded number of attempts. A non-retryable answer (another 4xx, malformed
+ * JSON) fails at once. Every failure is EMBEDDER_UNAVAILABLE (see `http-failure.ts`).
+ *
+ * Worst case before the error: `attempts × timeoutMs + (attempts − 1) × maxDelayMs`. The caller's
+ * signal cuts it short at any point, during a request or a wait.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type AttemptFailure,
+  type FailureContext,
+  answerFailure,
+  bodyExcerpt,
+  embedderUnavailable,
+  networkFailure,
+  statusFailure,
+} from './http-failure.js';
+
+/** How hard to try: the resolved client options. */
+export interface RetryPolicy {
+  timeoutMs: number;
+  attempts: number;
+  backoffMs: number;
+  maxDelayMs: number;
+}
+
+/** A request to send: where (`context.url`), with which headers, and the JSON body. */
+export interface JsonPost {
+  context: FailureContext;
+  headers: Readonly<Record<string, string>>;
+  body: unknown;
+}
+
+type Outcome = { json: unknown } | { failure: AttemptFailure; error?: unknown };
+
+const ABORTED: AttemptFailure = {
+  cause: 'aborted by the caller',
+  retry: false,
+  hint: 'The caller stopped waiting for the embedding server; retry when it answers in time.',
+};
+
+/**
+ * The wait before attempt `attempt + 1`: the server's `Retry-After` when it gave one, else
+ * `backoffMs × 2^(attempt−1)` with equal jitter (between half and all of it); never more than
+ * `maxDelayMs`.
+ *
+ * @example
+ * retryDelay(3, undefined, { backoffMs: 250, maxDelayMs: 10_000 }); // 500..1000
+ */
+export function retryDelay(
+  attempt: number,
+  retryAfterMs: number | undefined,
+  policy: Pick<RetryPolicy, 'backoffMs' | 'maxDelayMs'>,
+  random: () => number = Math.random,
+): number {
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxDelayMs);
+  const full = Math.min(policy.maxDelayMs, policy.backoffMs * 2 ** (attempt - 1));
+  return full / 2 + (random() * full) / 2;
+}
+
+/**
+ * Posts `post.body` as JSON and resolves the parsed JSON answer, retrying as the policy allows;
+ * rejects with EMBEDDER_UNAVAILABLE.
+ *
+ * @example
+ * const answer = await postJson({ context: { id, url }, headers: {}, body: { model, input } }, policy, signal);
+ */
+export async function postJson(post: JsonPost, policy: RetryPolicy, signal?: AbortSignal): Promise<unknown> {
+  const payload = JSON.stringify(post.body);
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted === true) throw embedderUnavailable(post.context, ABORTED, attempt - 1);
+    const outcome = await attemptPost(post, payload, policy.timeoutMs, signal);
+    if ('json' in outcome) return outcome.json;
+    const { failure } = outcome;
+    if (!failure.retry || attempt >= policy.attempts) {
+      throw embedderUnavailable(post.context, failure, attempt, outcome.error);
+    }
+    try {
+      await sleep(retryDelay(attempt, failure.retryAfterMs, policy), undefined, { signal });
+    } catch {
+      throw embedderUnavailable(post.context, ABORTED, attempt);
+    }
+  }
+}
+
+/**
+ * One attempt, cut by its own timer or the caller's signal. A controller of its own, the timer
+ * cleared and the listener removed when done: `AbortSignal.any` with a long-lived caller signal
+ * (a server's shutdown signal) keeps every combined signal alive (nodejs/node#55351).
+ */
+async function attemptPost(
+  post: JsonPost,
+  payload: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Outcome> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const stop = (): void => controller.abort();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const response = await fetch(post.context.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept': 'application/json', ...post.headers },
+      body: payload,
+      signal: controller.signal,
+    });
+    const text = await response.text();
+    if (!response.ok) return { failure: statusFailure(response.status, text, response.headers.get('retry-after')) };
+    return parseAnswer(text);
+  } catch (error) {
+    if (signal?.aborted === true) return { failure: ABORTED };
+    if (timedOut) return { failure: { cause: `no answer within ${timeoutMs} ms`, retry: true } };
+    return { failure: networkFailure(error), error };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
+function parseAnswer(text: string): Outcome {
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch {
+    return { failure: answerFailure(`malformed JSON: ${bodyExcerpt(text)}`) };
+  }
+}
