@@ -47,6 +47,10 @@ test('parseEmbedderSpec: missing parts and unknown kinds are PARAM_ERROR with th
   invalid('openai:m@http://', /'http:\/\/' is not a URL/);
   invalid('model2vec:', /the model directory is missing/);
   invalid('bogus:x', /unknown kind 'bogus'/);
+  // A forgotten http:// must not turn the address into a model name sent (with the key) to the default URL.
+  invalid('openai:m@localhost:1234/v1', /needs http:\/\/ or https:\/\//);
+  invalid('openai:m@10.0.0.2:8080', /needs http:\/\/ or https:\/\//);
+  invalid('ollama:m@localhost', /needs http:\/\/ or https:\/\//);
   invalid('nomic-embed-text', /no kind before a colon/);
   invalid('', /no kind before a colon/);
 });

@@ -5,7 +5,6 @@
  * `Retry-After` included), at most 32 texts per request. The local Model2Vec model is loaded only
  * when it is the one asked for.
  */
-import { EngramError } from '../errors.js';
 import { type Embedder, type EmbedderSpec, parseEmbedderSpec } from './embedder.js';
 import { createOllamaEmbedder } from './ollama.js';
 import { createOpenAiEmbedder } from './openai.js';
@@ -38,9 +37,10 @@ export async function openEmbedder(spec: EmbedderSpec | string, options: OpenEmb
       return createOllamaEmbedder({ model: parsed.model, url: parsed.url, ...client });
     case 'openai':
       return createOpenAiEmbedder({ model: parsed.model, url: parsed.url, apiKey: options.apiKey, ...client });
-    case 'model2vec':
-      // Merge note: the Model2Vec loader comes from branch i16-m2v; merged, this case reads
-      // `{ const { loadModel2Vec } = await import('./model2vec.js'); return loadModel2Vec(parsed.path); }`.
-      throw new EngramError('PARAM_ERROR', `Embedder model2vec:${parsed.path} cannot be opened: this build has no Model2Vec loader`);
+    case 'model2vec': {
+      // Imported here only: the loader brings the tokenizer library, which the HTTP embedders don't need.
+      const { loadModel2Vec } = await import('./model2vec.js');
+      return loadModel2Vec(parsed.path);
+    }
   }
 }
