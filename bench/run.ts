@@ -2,7 +2,7 @@
  * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
  * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes;
  * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, corpus, precision, store, ingest,
- * scifact, locomo, mcp).
+ * scifact, locomo, mcp, embed).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -19,6 +19,7 @@ import { injectionCases } from '../test/adversarial/injections.js';
 import { secretCases } from '../test/adversarial/secrets.js';
 import { locomoSuite, scifactSuite } from './suites/quality.js';
 import { storeSuite } from './suites/store.js';
+import { embedSuite } from './suites/embed.js';
 
 function printTable(rows: Row[]): void {
   if (rows.length === 0) return;
@@ -56,6 +57,7 @@ const suites: Record<string, () => Row[] | Promise<Row[]>> = {
   scifact: () => scifactSuite(),
   locomo: () => locomoSuite(),
   mcp: () => mcpSuite(),
+  embed: () => embedSuite(),
 };
 const selected = (process.env.BENCH_SUITES ?? Object.keys(suites).join(',')).split(',');
 const results: Row[] = [];

@@ -171,7 +171,7 @@ test('only the CLI entry point reads process.env; nothing but cli/output.ts writ
 });
 
 test('engram --help and --version load no heavy module: the static import graph of the CLI stays light', () => {
-  const heavy = ['better-sqlite3', 'zod', '@modelcontextprotocol/sdk'];
+  const heavy = ['better-sqlite3', 'zod', '@modelcontextprotocol/sdk', '@huggingface/tokenizers'];
   const seen = new Set<string>();
   const stack = [join(SRC, 'cli', 'main.ts')];
   while (stack.length > 0) {

@@ -7,10 +7,11 @@
  * the pre-truncation model2vec itself does (Python `StaticModel.tokenize`, model2vec-rs
  * `truncate_str`), so the tokens kept are the ones model2vec keeps. It bounds the work per text:
  * a megabyte pasted into one item is tokenised as a few kilobytes (a whole-text Unigram lattice
- * over a megabyte would also overflow the tokenizer's stack). The cut is generous: an average
- * token of running text is shorter than the median vocabulary entry, which carries its `##` or
- * `▁` marker, so the cut text still holds more than MAX_TOKENS tokens unless it is mostly unknown
- * characters.
+ * over a megabyte would also overflow the tokenizer's stack). The cut is generous for prose: a
+ * token of running text averages fewer characters than the median vocabulary entry (which carries
+ * its `##` or `▁` marker; 6 code points for the BERT vocabulary, so 3,072 for ~600 English tokens),
+ * so the cut text still holds more than MAX_TOKENS tokens unless it is mostly unknown characters,
+ * where model2vec would cut the same way.
  */
 import { modelFileError } from './model-error.js';
 
