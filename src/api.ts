@@ -37,7 +37,9 @@ export type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 export type { ListInput, PutInput, UpdateInput } from './items/schemas.js';
 export type { GetQuery, ListResult, ShowOptions, ShowResult } from './items/read.js';
 export type { RecallInput, RecallResult } from './retrieval/recall.js';
-export type { SearchHit, SearchInput, SearchResult, SearchStage } from './retrieval/search.js';
+export type {
+  HitExplain, RetrievalMode, RetrievalStage, SearchHit, SearchInput, SearchResult, SearchStage,
+} from './retrieval/search.js';
 export type { DoctorReport } from './maintenance/doctor.js';
 export type { ExportOptions } from './maintenance/export.js';
 export type { ReindexOptions, ReindexResult } from './maintenance/reindex.js';
