@@ -36,5 +36,9 @@ export interface OperationContext {
   readonly admit?: AdmissionHook;
   /** Off unless given. */
   readonly autoConsolidate?: AutoConsolidateOptions;
-  readonly embedder?: Embedder;
+  /**
+   * Computes the items' vectors (`--embedder`); none means lexical only. Writes embed what they
+   * stored after their transaction, within a short bound; what is left is pending.
+   */
+  readonly embedder?: Embedder | undefined;
 }
