@@ -20,11 +20,6 @@ const REPORTED = 5;
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
-/** The text of an item that its vector stands for. */
-export function meaningText(item: Pick<MemoryItem, 'title' | 'content'>): string {
-  return item.title === '' ? item.content : `${item.title}\n${item.content}`;
-}
-
 /**
  * The vector of `text` for the similarity check, or undefined when there is nothing to compare
  * with (no embedder, no vectors, or vectors of another model) or the embedder did not answer in time.

@@ -8,7 +8,8 @@ import type { OperationContext } from '../context.js';
 import { EngramError, FIX_HINTS, FIX_MESSAGES } from '../errors.js';
 import { foldable } from '../lifecycle/consolidate.js';
 import { findSimilar, mergeSimilar, type SimilarItem } from '../lifecycle/similar.js';
-import { findSimilarByMeaning, meaningText, vectorForSimilar } from '../lifecycle/similar-meaning.js';
+import { findSimilarByMeaning, vectorForSimilar } from '../lifecycle/similar-meaning.js';
+import { embeddingText } from '../items/embed-items.js';
 import type { PolicyVerdict } from '../policy/evaluate.js';
 import type { MemoryItem } from '../types.js';
 import { newItemId } from '../util/ids.js';
@@ -79,7 +80,7 @@ export async function putItem(
   await ctx.writer.prepare(content, title, ...tags, ...entities, target);
   // A new item is compared by meaning too: its vector is computed before the transaction.
   const isNew = target === undefined && id === undefined && (layer === undefined || key === undefined);
-  const meaning = isNew ? await vectorForSimilar(ctx, meaningText({ title: title ?? '', content })) : undefined;
+  const meaning = isNew ? await vectorForSimilar(ctx, embeddingText({ title: title ?? '', content })) : undefined;
   return writeParsed(ctx, parsed, operation, privileged, meaning);
 }
 

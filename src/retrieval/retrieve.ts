@@ -6,12 +6,14 @@
  *
  * Without a mode, hybrid runs when the store has vectors and the configured embedder is the model
  * that made them; lexical otherwise. Asking for `semantic` or `hybrid` when that does not hold
- * fails with PARAM_ERROR (asking is a choice, so it is not silently ignored). When embedding the
+ * fails with PARAM_ERROR saying what is missing (asking is a choice, so it is not silently
+ * ignored). When embedding the
  * query fails (the embedder is unreachable, or slower than {@link QUERY_EMBED_TIMEOUT_MS}), any
  * mode degrades to lexical with a warning: a read never fails because of an embedder.
  */
 import type { OperationContext } from '../context.js';
-import { EngramError, toEngramError } from '../errors.js';
+import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
+import { modelMismatch } from '../items/embed-items.js';
 import { searchCascade, type SearchStage } from '../search/cascade.js';
 import { type FusedHit, fuseRanks, lexicalOnly, similarEnough, vectorOnly } from '../search/fusion.js';
 import type { ListFilter } from '../store/store.js';
@@ -42,17 +44,19 @@ export interface Retrieved {
   hits: FusedHit[];
 }
 
-/** Why semantic retrieval cannot run, or undefined when it can. */
-async function unusable(ctx: OperationContext): Promise<string | undefined> {
+/** Why semantic retrieval cannot run (the error an explicit mode fails with), or undefined when it can. */
+async function unusable(ctx: OperationContext, asked: RetrievalMode): Promise<EngramError | undefined> {
   const { embedder } = ctx;
   const vectors = ctx.store.vectors;
-  if (embedder === undefined) return 'no embedder is configured';
-  if (vectors === undefined) return 'this store has no vector index';
+  const refuse = (why: string, fix?: 'configure_embedder') => new EngramError('PARAM_ERROR', `${asked} retrieval needs vectors: ${why}`, {
+    hint: fix === undefined ? 'Fill the vectors (embed), or use the lexical mode.' : `${FIX_HINTS[fix]} Or use the lexical mode.`,
+    ...(fix === undefined ? {} : { fix }),
+  });
+  if (embedder === undefined) return refuse('no embedder is configured', 'configure_embedder');
+  if (vectors === undefined) return refuse('this store has no vector index');
   const model = await vectors.model();
-  if (model === undefined || (await vectors.count()) === 0) return 'the store holds no vectors yet';
-  if (model.id !== embedder.id) {
-    return `the stored vectors come from ${model.id}, the configured embedder is ${embedder.id}`;
-  }
+  if (model === undefined || (await vectors.count()) === 0) return refuse('the store holds no vectors yet');
+  if (model.id !== embedder.id) return modelMismatch(model, embedder);
   return undefined;
 }
 
@@ -68,12 +72,10 @@ export async function planRetrieval(
   asked?: RetrievalMode,
 ): Promise<RetrievalPlan> {
   if (asked === 'lexical') return { mode: 'lexical', warnings: [] };
-  const why = await unusable(ctx);
-  if (why !== undefined) {
+  const refused = await unusable(ctx, asked ?? 'hybrid');
+  if (refused !== undefined) {
     if (asked === undefined) return { mode: 'lexical', warnings: [] };
-    throw new EngramError('PARAM_ERROR', `${asked} retrieval needs vectors: ${why}`, {
-      hint: 'Configure the embedder the vectors were made with and fill them (embed), or use the lexical mode.',
-    });
+    throw refused;
   }
   const mode = asked ?? 'hybrid';
   const embedder = ctx.embedder!;
