@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadModel2Vec } from '../src/embed/model2vec.js';
+import { openEmbedder } from '../src/embed/open-embedder.js';
 import { openEngram } from '../src/engram.js';
 import { closedPort, inputOf, ollamaAnswer, startEmbedServer, vectorFor } from './embed-server.js';
 import { CLI, type CliRun, nodeAsync, tempDir } from './helpers.js';
@@ -142,4 +143,33 @@ test('an embed run that fails part-way keeps its committed batches; the next run
   assert.equal(resumed.json?.embedded, 86);
   assert.equal(resumed.json?.pending, 0);
   assert.equal(server.requests.length, 3, 'only the pending items were sent');
+});
+
+test('the MCP server fills pending vectors in the background and stops with the server', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'memory.db');
+  const lexical = await openEngram({ path });
+  for (let i = 0; i < 70; i++) await lexical.put({ content: `background note ${i}` });
+  lexical.close();
+  const server = await ollama(3);
+  t.after(() => server.close());
+  const embedder = await openEmbedder(`ollama:m@${server.url}`);
+  const engine = await openEngram({ path, embedder });
+  t.after(() => engine.close());
+  assert.equal((await engine.stats()).vectors?.pending, 70);
+  const { serveHttp } = await import('../src/mcp/main.js');
+  const { DEFAULT_LIMITS } = await import('../src/mcp/limiter.js');
+  const mcp = await serveHttp(
+    { engram: engine, limits: DEFAULT_LIMITS, budget: 800, backgroundEmbed: { firstDelayMs: 10, batches: 1 } },
+    { host: '127.0.0.1', port: 0 },
+  );
+  const deadline = Date.now() + 10_000;
+  while ((await engine.stats()).vectors?.pending !== 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await mcp.close();
+  assert.deepEqual((await engine.stats()).vectors, { model: 'ollama:m', dimensions: 3, vectors: 70, pending: 0, embedder: 'ollama:m' });
+  const requests = server.requests.length;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(server.requests.length, requests, 'no pass after close');
 });
