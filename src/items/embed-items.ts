@@ -48,7 +48,8 @@ export function modelMismatch(
 async function checkModel(store: Store, embedder: Embedder, vectorLength?: number): Promise<VectorModel | undefined> {
   const recorded = await store.vectors?.model();
   const dimensions = vectorLength ?? embedder.dimensions;
-  if (recorded === undefined) return undefined;
+  // Before an embedder has answered (opened lazily), its id may be provisional: checked after.
+  if (recorded === undefined || dimensions === undefined) return recorded;
   if (recorded.id !== embedder.id || (dimensions !== undefined && dimensions !== recorded.dimensions)) {
     throw modelMismatch(recorded, { id: embedder.id, dimensions });
   }

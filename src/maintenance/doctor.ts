@@ -8,6 +8,7 @@ import { toEngramError } from '../errors.js';
 import type { HealthCheck } from '../store/store.js';
 import type { VectorStats } from '../types.js';
 import { sha256 } from '../util/hash.js';
+import { EMBED_ON_WRITE_MS } from '../items/embed-items.js';
 import { vectorStats } from './embed.js';
 
 export interface DoctorReport {
@@ -77,14 +78,19 @@ async function checkVectors(
   const vectors = await vectorStats(ctx);
   const { embedder } = ctx;
   if (vectors === undefined || embedder === undefined || vectors.model === null) return vectors;
-  const dimensions = embedder.dimensions;
-  if (vectors.model !== embedder.id || (dimensions !== undefined && dimensions !== vectors.dimensions)) {
+  // One short probe tells the embedder's real model and dimension (a lazily opened one's id may
+  // be provisional); an embedder that does not answer is not the store's problem.
+  const dimensions = await embedder
+    .embed(['dimension probe'], { signal: AbortSignal.timeout(EMBED_ON_WRITE_MS) })
+    .then(([probe]) => probe?.length, () => undefined);
+  if (dimensions === undefined) return { ...vectors, embedder: embedder.id };
+  if (vectors.model !== embedder.id || dimensions !== vectors.dimensions) {
     problems.push(
       `vectors come from ${vectors.model} (${vectors.dimensions} dimensions) but the embedder is ${embedder.id}: `
       + 'run `engram embed --rebuild`',
     );
   }
-  return vectors;
+  return { ...vectors, embedder: embedder.id };
 }
 
 /** The store's named checks in the report's fields. */

@@ -6,7 +6,7 @@
  */
 import type { OperationContext } from '../context.js';
 import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
-import { EMBED_BATCH, embedAndStore, modelMismatch } from '../items/embed-items.js';
+import { EMBED_BATCH, embedAndStore } from '../items/embed-items.js';
 import type { VectorIndex } from '../store/store.js';
 import type { VectorStats } from '../types.js';
 
@@ -66,9 +66,6 @@ export async function embedPending(ctx: OperationContext, options: EmbedOptions 
     const [probe] = await embedder.embed(['dimension probe'], signalled);
     const model = { id: embedder.id, dimensions: probe?.length ?? 0 };
     await store.transaction(async (tx) => tx.vectors?.reset(model));
-  } else {
-    const recorded = await vectors.model();
-    if (recorded !== undefined && recorded.id !== embedder.id) throw modelMismatch(recorded, embedder);
   }
   const total = await vectors.missingCount();
   let embedded = 0;
