@@ -183,8 +183,9 @@ test('CLI: search --mode and recall --search-mode with the test model', async (t
   const hybrid = cli(['search', '--db', db, QUERY, '--json'], { env, cwd: dir });
   assert.equal(hybrid.json?.mode, 'hybrid', hybrid.stderr);
   assert.deepEqual((hybrid.json?.items as { id: string }[]).map((i) => i.id), [id]);
-  const text = cli(['search', '--db', db, QUERY, '--mode', 'hybrid', '--explain'], { env, cwd: dir });
+  const text = cli(['search', '--db', db, QUERY, '--mode', 'hybrid', '--explain', '--format', 'text'], { env, cwd: dir });
   assert.match(text.stdout, /lexical_rank=null vector_rank=1 similarity=0\.\d+ fused=0\.0163934/);
+  assert.match(text.stdout, /1 match \(hybrid, lexical none\)/);
   const block = cli(['recall', '--db', db, QUERY, '--search-mode', 'hybrid'], { env, cwd: dir });
   assert.match(block.stdout, /car needs new tires/);
   assert.equal(cli(['recall', '--db', db, QUERY, '--search-mode', 'lexical'], { env, cwd: dir }).stdout, '');

@@ -29,10 +29,12 @@ export async function vectorForSimilar(ctx: OperationContext, text: string): Pro
   const vectors = ctx.store.vectors;
   if (embedder === undefined || vectors === undefined) return undefined;
   const model = await vectors.model();
-  if (model === undefined || model.id !== embedder.id || (await vectors.count()) === 0) return undefined;
+  if (model === undefined || (await vectors.count()) === 0) return undefined;
+  // An embedder not opened yet may report a provisional id: compared again after it answers.
+  if (embedder.dimensions !== undefined && model.id !== embedder.id) return undefined;
   try {
     const [vector] = await embedder.embed([text], { signal: AbortSignal.timeout(WRITE_EMBED_TIMEOUT_MS) });
-    return vector !== undefined && vector.length === model.dimensions ? vector : undefined;
+    return vector !== undefined && model.id === embedder.id && vector.length === model.dimensions ? vector : undefined;
   } catch {
     return undefined;
   }

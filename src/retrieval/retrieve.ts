@@ -44,19 +44,24 @@ export interface Retrieved {
   hits: FusedHit[];
 }
 
-/** Why semantic retrieval cannot run (the error an explicit mode fails with), or undefined when it can. */
+/**
+ * Why semantic retrieval cannot run (the error an explicit mode fails with), or undefined when it
+ * may. An embedder not opened yet (`dimensions` undefined) may report a provisional id: its model
+ * is compared again once it has embedded the query.
+ */
 async function unusable(ctx: OperationContext, asked: RetrievalMode): Promise<EngramError | undefined> {
   const { embedder } = ctx;
   const vectors = ctx.store.vectors;
-  const refuse = (why: string, fix?: 'configure_embedder') => new EngramError('PARAM_ERROR', `${asked} retrieval needs vectors: ${why}`, {
-    hint: fix === undefined ? 'Fill the vectors (embed), or use the lexical mode.' : `${FIX_HINTS[fix]} Or use the lexical mode.`,
-    ...(fix === undefined ? {} : { fix }),
-  });
+  const refuse = (why: string, fix?: 'configure_embedder') =>
+    new EngramError('PARAM_ERROR', `${asked} retrieval needs vectors: ${why}`, {
+      hint: `${fix === undefined ? 'Fill the vectors (embed).' : FIX_HINTS[fix]} Or use the lexical mode.`,
+      ...(fix === undefined ? {} : { fix }),
+    });
   if (embedder === undefined) return refuse('no embedder is configured', 'configure_embedder');
   if (vectors === undefined) return refuse('this store has no vector index');
   const model = await vectors.model();
   if (model === undefined || (await vectors.count()) === 0) return refuse('the store holds no vectors yet');
-  if (model.id !== embedder.id) return modelMismatch(model, embedder);
+  if (embedder.dimensions !== undefined && model.id !== embedder.id) return modelMismatch(model, embedder);
   return undefined;
 }
 
@@ -79,19 +84,24 @@ export async function planRetrieval(
   }
   const mode = asked ?? 'hybrid';
   const embedder = ctx.embedder!;
-  const expected = (await ctx.store.vectors!.model())!.dimensions;
+  const model = (await ctx.store.vectors!.model())!;
+  let vector: Float32Array | undefined;
   try {
-    const [vector] = await embedder.embed([query], { signal: AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS) });
-    if (vector === undefined || vector.length !== expected) {
-      const got = vector === undefined ? 'no vector' : `${vector.length} dimensions`;
-      const warning = `the embedder answered ${got} for the query, the stored vectors have ${expected}: lexical search only`;
-      return { mode: 'lexical', warnings: [warning] };
-    }
-    return { mode, vector, warnings: [] };
+    [vector] = await embedder.embed([query], { signal: AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS) });
   } catch (error) {
     const cause = toEngramError(error).message;
     return { mode: 'lexical', warnings: [`embedding the query failed (${cause}): lexical search only`] };
   }
+  if (model.id !== embedder.id) {
+    if (asked === undefined) return { mode: 'lexical', warnings: [] };
+    throw modelMismatch(model, embedder);
+  }
+  if (vector === undefined || vector.length !== model.dimensions) {
+    const got = vector === undefined ? 'no vector' : `${vector.length} dimensions`;
+    const warning = `the embedder answered ${got} for the query, the stored vectors have ${model.dimensions}: lexical search only`;
+    return { mode: 'lexical', warnings: [warning] };
+  }
+  return { mode, vector, warnings: [] };
 }
 
 /**
