@@ -2,7 +2,7 @@
  * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
  * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes;
  * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, corpus, precision, store, ingest,
- * scifact, locomo, mcp, embed).
+ * scifact, locomo, mcp, embed, vectors).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -20,6 +20,7 @@ import { secretCases } from '../test/adversarial/secrets.js';
 import { locomoSuite, scifactSuite } from './suites/quality.js';
 import { storeSuite } from './suites/store.js';
 import { embedSuite } from './suites/embed.js';
+import { vectorsSuite } from './suites/vectors.js';
 
 function printTable(rows: Row[]): void {
   if (rows.length === 0) return;
@@ -58,6 +59,7 @@ const suites: Record<string, () => Row[] | Promise<Row[]>> = {
   locomo: () => locomoSuite(),
   mcp: () => mcpSuite(),
   embed: () => embedSuite(),
+  vectors: () => vectorsSuite(sizes),
 };
 const selected = (process.env.BENCH_SUITES ?? Object.keys(suites).join(',')).split(',');
 const results: Row[] = [];

@@ -3,6 +3,7 @@
  * and the result types of its operations (each defined beside its operation, re-exported here).
  * `engram.ts` implements it.
  */
+import type { Embedder } from './embed/embedder.js';
 import type { IngestProgress, IngestReport } from './ingest/ingest.js';
 import type { PullResult } from './ingest/pull.js';
 import type { AdmissionHook } from './items/admission.js';
@@ -16,7 +17,9 @@ import type { CleanupPlan } from './lifecycle/cleanup.js';
 import type { ConsolidationPlan } from './lifecycle/consolidate.js';
 import type { CandidatesInput, CleanupInput, ConsolidateInput, SuggestInput } from './lifecycle/operations.js';
 import type { Suggestion } from './lifecycle/suggest.js';
+import type { EmbedNote } from './items/embed-items.js';
 import type { DoctorReport } from './maintenance/doctor.js';
+import type { EmbedOptions, EmbedResult } from './maintenance/embed.js';
 import type { ExportOptions } from './maintenance/export.js';
 import type { ReindexOptions, ReindexResult } from './maintenance/reindex.js';
 import type { ReviewOptions } from './maintenance/review.js';
@@ -37,7 +40,9 @@ export type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 export type { ListInput, PutInput, UpdateInput } from './items/schemas.js';
 export type { GetQuery, ListResult, ShowOptions, ShowResult } from './items/read.js';
 export type { RecallInput, RecallResult } from './retrieval/recall.js';
-export type { SearchHit, SearchInput, SearchResult, SearchStage } from './retrieval/search.js';
+export type {
+  HitExplain, RetrievalMode, RetrievalStage, SearchHit, SearchInput, SearchResult, SearchStage,
+} from './retrieval/search.js';
 export type { DoctorReport } from './maintenance/doctor.js';
 export type { ExportOptions } from './maintenance/export.js';
 export type { ReindexOptions, ReindexResult } from './maintenance/reindex.js';
@@ -47,8 +52,16 @@ export type { PalaceInput, PalaceResult } from './workspaces/palace.js';
 export type { RegisterWorkspaceResult, RemoveWorkspaceResult, WorkspaceInput } from './workspaces/workspaces.js';
 export type { AutoConsolidated, AutoConsolidation } from './lifecycle/auto-consolidate.js';
 
+/**
+ * What a write's embedding did, when an embedder is configured: the vectors stored after the write
+ * (within `EMBED_ON_WRITE_MS`, 1500 ms), and why its items are pending when some are.
+ */
+export interface Embedded {
+  embedding?: EmbedNote;
+}
+
 /** What `put` and `update` return: the write's outcome, with the automatic consolidation it triggered. */
-export type PutResult = WriteResult & AutoConsolidated;
+export type PutResult = WriteResult & AutoConsolidated & Embedded;
 
 export interface EngramOptions {
   /** Database file, or `:memory:`. */
@@ -78,9 +91,17 @@ export interface EngramOptions {
    * turns it on with {@link AUTO_CONSOLIDATE_DEFAULTS}.
    */
   autoConsolidate?: AutoConsolidateOptions;
+  /**
+   * Computes the items' vectors (see `openEmbedder`). Writes embed what they stored after their
+   * transaction within a short bound and never fail because of it; `embed` fills what is left.
+   * None: search stays lexical.
+   */
+  embedder?: Embedder;
 }
 
 export type { AutoConsolidateOptions } from './context.js';
+export type { EmbedNote } from './items/embed-items.js';
+export type { EmbedOptions, EmbedResult } from './maintenance/embed.js';
 
 export type { PullEntry, PullResult } from './ingest/pull.js';
 export type { CleanupPlan } from './lifecycle/cleanup.js';
@@ -113,14 +134,14 @@ export interface Engram {
    */
   ingest(
     input: IngestInput & { readStdin?: () => Promise<Uint8Array>; onProgress?: (progress: IngestProgress) => void },
-  ): Promise<IngestReport & AutoConsolidated>;
+  ): Promise<IngestReport & AutoConsolidated & Embedded>;
   /** Stores the memory proposals found in an LLM's answer; each one is admitted by the policy. */
-  pull(text: string, defaults?: PullInput): Promise<PullResult & AutoConsolidated>;
+  pull(text: string, defaults?: PullInput): Promise<PullResult & AutoConsolidated & Embedded>;
   /**
    * An agent's proposals (KOAS `memory_propose`): like `pull`, but each proposal must say where it
    * comes from (`provenance_hint`), or it is quarantined.
    */
-  propose(proposals: readonly unknown[], defaults?: PullInput): Promise<PullResult & AutoConsolidated>;
+  propose(proposals: readonly unknown[], defaults?: PullInput): Promise<PullResult & AutoConsolidated & Embedded>;
   list(filter?: ListInput): Promise<ListResult>;
   /**
    * Full-text search: BM25 over title, tags, entities and content (CJK segmented), any of the
@@ -179,6 +200,11 @@ export interface Engram {
   reindex(options?: ReindexOptions): Promise<ReindexResult>;
   /** Schema version, full-text availability, index/item agreement and SQLite's integrity check. */
   doctor(): Promise<DoctorReport>;
+  /**
+   * Fills the pending vectors with the configured embedder, in batches each committed on its own
+   * (an interrupted run resumes); `rebuild` re-embeds everything. PARAM_ERROR without an embedder.
+   */
+  embed(options?: EmbedOptions): Promise<EmbedResult>;
   /** JSONL lines, one complete item each, oldest first. */
   exportLines(options?: ExportOptions): AsyncIterable<string>;
   /** Quarantined, contradicted and soon-expiring (within `withinHours`, default 24) items. */
@@ -192,6 +218,9 @@ export interface Engram {
    * BOM before the first line is skipped; keys import
    * does not know are counted in `unknown_keys`, or with `strict` make their line invalid.
    */
-  importLines(lines: Iterable<string> | AsyncIterable<string>, options?: { strict?: boolean }): Promise<ImportReport>;
+  importLines(
+    lines: Iterable<string> | AsyncIterable<string>,
+    options?: { strict?: boolean },
+  ): Promise<ImportReport & Embedded>;
   close(): void;
 }

@@ -3,6 +3,7 @@
  * settings. Operations live in their feature folders and take this instead of closing over
  * `openEngram`'s locals, so each can be read and tested on its own.
  */
+import type { Embedder } from './embed/embedder.js';
 import type { AdmissionHook } from './items/admission.js';
 import type { ItemWriter } from './items/writer.js';
 import type { Indexer } from './search/indexer.js';
@@ -35,4 +36,9 @@ export interface OperationContext {
   readonly admit?: AdmissionHook;
   /** Off unless given. */
   readonly autoConsolidate?: AutoConsolidateOptions;
+  /**
+   * Computes the items' vectors (`--embedder`); none means lexical only. Writes embed what they
+   * stored after their transaction, within a short bound; what is left is pending.
+   */
+  readonly embedder?: Embedder | undefined;
 }

@@ -4,11 +4,12 @@
  * operation context (store, item writer, indexer, clock, actor, settings) and delegates each
  * operation to its feature folder.
  */
-import type { Engram, EngramOptions, PutResult } from './api.js';
+import type { Embedded, Engram, EngramOptions, PutResult } from './api.js';
 import { DEFAULT_FTS_TOKENIZER, FTS_TOKENIZER_PRESETS, isFtsTokenizerPreset } from './config/fts-tokenizer.js';
 import type { OperationContext } from './context.js';
 import { ingestSources } from './ingest/ingest.js';
 import { admitWrite } from './items/admission.js';
+import { embedAfterWrite } from './items/embed-items.js';
 import { requireCleanFields } from './items/field-policy.js';
 import { forgetItem, rejectItem, verifyItem } from './items/governance.js';
 import { importLines } from './items/import-lines.js';
@@ -21,6 +22,7 @@ import {
   findConsolidationCandidates, runCleanup, runConsolidation, suggest,
 } from './lifecycle/operations.js';
 import { doctor } from './maintenance/doctor.js';
+import { embedPending } from './maintenance/embed.js';
 import { exportLines } from './maintenance/export.js';
 import { reindex } from './maintenance/reindex.js';
 import { review } from './maintenance/review.js';
@@ -91,11 +93,19 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     defaultSecrecy: options.secrecy ?? 'S3',
     admit: options.admit,
     autoConsolidate: options.autoConsolidate,
+    embedder: options.embedder,
   };
   const withAuto = <T extends object>(result: T, writtenId?: string): Promise<T & AutoConsolidated> =>
     withAutoConsolidation(ctx, result, writtenId);
-  const autoAfterWrite = (result: PutResult) =>
-    result.action === 'created' ? withAuto(result, result.item.id) : result;
+  /** After a write has committed: the vectors of what it stored (`ids`), or of pending items. */
+  const withVectors = async <T extends object>(result: T, ids: readonly string[] | 'pending'): Promise<T & Embedded> => {
+    const embedding = await embedAfterWrite(ctx, ids);
+    return embedding === undefined ? result : { ...result, embedding };
+  };
+  const autoAfterWrite = async (result: PutResult) => {
+    const embedded = result.action === 'unchanged' ? result : await withVectors(result, [result.item.id]);
+    return result.action === 'created' ? withAuto(embedded, result.item.id) : embedded;
+  };
 
   return {
     path: store.path,
@@ -120,17 +130,18 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
         },
         { store, writer, actor, now, admit: options.admit },
       );
-      return !report.dry_run && report.totals.ingested + report.totals.partial > 0 ? withAuto(report) : report;
+      const wrote = !report.dry_run && report.totals.ingested + report.totals.partial > 0;
+      return wrote ? withAuto(await withVectors(report, 'pending')) : report;
     },
 
     async pull(text, input = {}) {
       const result = await pull(ctx, text, input);
-      return result.stored + result.quarantined > 0 ? withAuto(result) : result;
+      return result.stored + result.quarantined > 0 ? withAuto(await withVectors(result, 'pending')) : result;
     },
 
     async propose(proposals, input = {}) {
       const result = await propose(ctx, proposals, input);
-      return result.stored + result.quarantined > 0 ? withAuto(result) : result;
+      return result.stored + result.quarantined > 0 ? withAuto(await withVectors(result, 'pending')) : result;
     },
 
     get: (query) => getItem(ctx, query),
@@ -144,7 +155,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     consolidationCandidates: (candidatesOptions) => findConsolidationCandidates(ctx, candidatesOptions),
     suggest: (input) => suggest(ctx, input),
     cleanup: (cleanupOptions) => runCleanup(ctx, cleanupOptions),
-    update: (id, input) => updateItem(ctx, id, input),
+    update: async (id, input) => autoAfterWrite(await updateItem(ctx, id, input)),
     forget: async (id) => forgetItem(ctx, id, now()),
     verify: async (id) => verifyItem(ctx, id, now()),
     async reject(id, { reason } = {}) {
@@ -161,17 +172,20 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     palace: (input) => palace(ctx, input),
     reindex: (reindexOptions) => reindex(ctx, reindexOptions),
     doctor: () => doctor(ctx),
+    embed: (embedOptions) => embedPending(ctx, embedOptions),
     exportLines: (exportOptions) => exportLines(ctx, exportOptions),
     review: (reviewOptions) => review(ctx, reviewOptions),
-    importLines: (lines, { strict = false } = {}) =>
-      importLines(lines, {
+    importLines: async (lines, { strict = false } = {}) => {
+      const report = await importLines(lines, {
         store,
         writer,
         now,
         strict,
         admit: (item, privileged) =>
           admitWrite(item, { operation: 'import', actor, now: now(), privileged }, options.admit).item,
-      }),
+      });
+      return report.created + report.updated > 0 ? withVectors(report, 'pending') : report;
+    },
     close() {
       void store.close();
     },

@@ -70,7 +70,10 @@ export type ErrorFix
     | 'store_dir_writable'
     | 'create_store_dir'
     | 'check_pages'
-    | 'not_a_store';
+    | 'not_a_store'
+    // Vectors and embedders (src/items/embed-items.ts, src/maintenance/embed.ts).
+    | 'rebuild_vectors'
+    | 'configure_embedder';
 
 /**
  * The neutral sentence of each fix, the one put in the hint. `Record<ErrorFix, …>` makes the
@@ -98,6 +101,8 @@ export const FIX_HINTS: Readonly<Record<ErrorFix, string>> = Object.freeze({
   create_store_dir: 'Create the directory, or initialise the store where it should live.',
   check_pages: 'Nothing was written. Run the doctor for SQLite\'s full check; restore from an export or a backup.',
   not_a_store: 'Point the store path at an engram store, or at a new file.',
+  rebuild_vectors: 'Rebuild the vectors with the configured embedder (embed with rebuild).',
+  configure_embedder: 'Configure an embedder (model2vec:PATH, ollama:MODEL[@URL] or openai:MODEL[@BASE_URL]).',
 });
 
 /** The neutral message of the fixes whose message names what the caller gave (key_needs_layer). */

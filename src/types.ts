@@ -135,4 +135,19 @@ export interface StoreStats {
   by_type: Record<string, number>;
   by_layer: Record<string, number>;
   by_scope: Record<string, number>;
+  /** The vector index's figures, when the store keeps vectors (added by the stats operation). */
+  vectors?: VectorStats;
+}
+
+/** The vector figures `stats` and `doctor` show: the recorded model, vectors and pending items. */
+export interface VectorStats {
+  /** The model of the stored vectors and their dimension; null before the first vector. */
+  model: string | null;
+  dimensions: number | null;
+  /** Items with a vector. */
+  vectors: number;
+  /** Items without one yet (filled by `engram embed`). */
+  pending: number;
+  /** The configured embedder's id, null without one. */
+  embedder: string | null;
 }

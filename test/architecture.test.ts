@@ -112,10 +112,10 @@ test('every area of src/ has a rank, and every ranked area exists', () => {
   assert.deepEqual(missing, [], `RANKS names areas that src/ does not have: ${missing.join(', ')}`);
 });
 
-test('only store/ imports the SQLite driver; only mcp/ imports the MCP SDK', () => {
+test('only store/ imports the SQLite driver and its vector extension; only mcp/ imports the MCP SDK', () => {
   for (const file of files) {
     for (const { specifier } of importsOf(file)) {
-      if (specifier === 'better-sqlite3') assert.equal(area(file), 'store', relative(ROOT, file));
+      if (specifier === 'better-sqlite3' || specifier === 'sqlite-vec') assert.equal(area(file), 'store', relative(ROOT, file));
       if (specifier.startsWith('@modelcontextprotocol/'))
         assert.equal(area(file), 'mcp', relative(ROOT, file));
     }
@@ -171,7 +171,7 @@ test('only the CLI entry point reads process.env; nothing but cli/output.ts writ
 });
 
 test('engram --help and --version load no heavy module: the static import graph of the CLI stays light', () => {
-  const heavy = ['better-sqlite3', 'zod', '@modelcontextprotocol/sdk', '@huggingface/tokenizers'];
+  const heavy = ['better-sqlite3', 'sqlite-vec', 'zod', '@modelcontextprotocol/sdk', '@huggingface/tokenizers'];
   const seen = new Set<string>();
   const stack = [join(SRC, 'cli', 'main.ts')];
   while (stack.length > 0) {

@@ -16,7 +16,7 @@ export interface SeenRequest {
   at: number;
 }
 
-/** What to answer: a status, headers and a body (an object is sent as JSON), or no reply at all. */
+/** What to answer: a status, headers and a body (an object is sent as JSON), or no reply at all (the request hangs). */
 export type Reply = { status?: number; headers?: Record<string, string>; body?: unknown } | 'hang';
 
 export interface EmbedServer {

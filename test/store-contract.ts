@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { createItem } from '../src/items/build-item.js';
 import type { ListFilter, Store } from '../src/store/contract/index.js';
 import type { MemoryItem } from '../src/types.js';
+import { runVectorContract } from './store-contract-vectors.js';
 
 interface TestContext {
   after: (fn: () => void | Promise<void>) => void;
@@ -559,5 +560,6 @@ export function runStoreContract(name: string, factory: StoreFactory, options: C
       assert.deepEqual(await store.workspaces.get('w'), workspace);
       assert.equal(await store.transaction((tx) => tx.workspaces.remove('w')), true);
     });
+    runVectorContract(factory);
   });
 }

@@ -25,7 +25,7 @@ function prng(seed: number): () => number {
 
 const SYLLABLES = 'ka lo mi nu pe ra si to vu be da fe gi ho ju'.split(' ');
 /** 5,000 distinct pseudo-words; word i is drawn with probability ~ 1/(i+1) (Zipf), as in text. */
-const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
+export const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
   let word = '';
   for (let n = i + SYLLABLES.length; n > 0; n = Math.floor(n / SYLLABLES.length)) {
     word += SYLLABLES[n % SYLLABLES.length];

@@ -35,6 +35,10 @@ const CLI_FIXES: Readonly<Record<ErrorFix, CliFix>> = Object.freeze({
     hint: 'Nothing was written. Run `engram doctor` for SQLite\'s full check; restore from an `engram export` or a backup.',
   },
   not_a_store: { hint: 'Point --db at an engram store, or at a new file.' },
+  rebuild_vectors: { hint: 'Run `engram embed --rebuild` to re-embed every item with the configured embedder.' },
+  configure_embedder: {
+    hint: 'Give --embedder model2vec:PATH|ollama:MODEL[@URL]|openai:MODEL[@BASE_URL], ENGRAM_EMBEDDER, or "embedder" in .engram/config.json.',
+  },
 });
 
 const NEUTRAL_MESSAGES: Readonly<Partial<Record<ErrorFix, string>>> = FIX_MESSAGES;

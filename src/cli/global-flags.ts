@@ -7,7 +7,7 @@ import { EngramError } from '../errors.js';
 import type { OutputFormat } from './output.js';
 
 /** Program-level flags that take a value (their value is not a command name). */
-const VALUE_FLAGS = new Set(['--db', '--format', '--session']);
+const VALUE_FLAGS = new Set(['--db', '--format', '--session', '--embedder']);
 
 /** Commands whose own --format flag is not the output format. */
 export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest']);
@@ -20,6 +20,7 @@ export interface GlobalFlags {
   quiet?: boolean;
   verbose?: boolean;
   session?: string;
+  embedder?: string;
 }
 
 /** The command named on the command line (`engram help put` names put), if any. */

@@ -4,7 +4,9 @@
  * removed again when the command stored nothing in it.
  */
 import { existsSync } from 'node:fs';
+import type { ProjectConfig } from '../config/project-config.js';
 import type { Settings } from '../config/settings.js';
+import type { Embedder } from '../embed/embedder.js';
 import type { Engram } from '../engram.js';
 import type { OpenOptions } from './context.js';
 import { deferredEngram } from './deferred-engram.js';
@@ -29,6 +31,17 @@ export interface StoreOpener {
   settle(): Promise<void>;
   /** Closes every connection still open. */
   close(): void;
+}
+
+/**
+ * The configured embedder, opened on its first use (the embedder modules are loaded only when one
+ * is configured); undefined without one.
+ */
+async function openEmbedderSetting(settings: Settings, config: ProjectConfig): Promise<Embedder | undefined> {
+  const setting = settings.embedder(config);
+  if (setting === undefined) return undefined;
+  const { lazyEmbedder } = await import('../embed/lazy-embedder.js');
+  return lazyEmbedder(setting.spec, { apiKey: setting.apiKey });
 }
 
 /** The store opener of one CLI run, announcing on `output`. */
@@ -59,6 +72,7 @@ export function createStoreOpener(output: Output): StoreOpener {
       secrecy: settings.secrecy(secrecy),
       autoConsolidate,
       checkPages,
+      embedder: await openEmbedderSetting(settings, config),
     };
     /**
      * Opens the store, creating it (and the user store's .engram/) when it is missing. A

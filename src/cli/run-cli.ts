@@ -38,6 +38,10 @@ async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
     .option('-q, --quiet', 'no warnings or progress on stderr')
     .option('-v, --verbose', 'show error causes and stack traces')
     .option('--session <id>', 'actor recorded on writes (or ENGRAM_SESSION)')
+    .option(
+      '--embedder <spec>',
+      'vectors for semantic search: model2vec:PATH, ollama:MODEL[@URL] or openai:MODEL[@BASE_URL] (or ENGRAM_EMBEDDER)',
+    )
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -84,7 +88,7 @@ export async function runCli(io: CliIo): Promise<number> {
       async (...args) => {
         const command = args[args.length - 1] as Command;
         const globals = command.optsWithGlobals<GlobalFlags>();
-        const settings = base.withFlags({ db: globals.db, session: globals.session });
+        const settings = base.withFlags({ db: globals.db, session: globals.session, embedder: globals.embedder });
         const ctx: CliContext = {
           settings,
           cwd: io.cwd,

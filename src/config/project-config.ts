@@ -9,6 +9,8 @@ import { FTS_TOKENIZER_NAMES } from './fts-tokenizer.js';
 
 export const projectConfigSchema = z.object({
   fts_tokenizer: z.enum(FTS_TOKENIZER_NAMES).optional(),
+  /** The embedder (`model2vec:PATH`, `ollama:MODEL[@URL]`, `openai:MODEL[@BASE_URL]`), after the flag and variable. */
+  embedder: z.string().optional(),
   /** Automatic consolidation after writes: `false` turns it off; the fields override the defaults. */
   auto_consolidate: z
     .union([

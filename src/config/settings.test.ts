@@ -40,3 +40,19 @@ test('the store: --db, then ENGRAM_DB (empty is unset); NO_COLOR set to anything
   assert.equal(createSettings({ env: { ENGRAM_DB: '' }, cwd }).dbEnv, undefined);
   assert.throws(() => Object.assign(fromEnv, { session: 'x' }), TypeError, 'frozen');
 });
+
+test('the embedder: --embedder > ENGRAM_EMBEDDER > config; none turns it off; the key from the environment', () => {
+  const env = { ENGRAM_EMBEDDER: 'ollama:env-model', OPENAI_API_KEY: 'k-openai' };
+  const config = { embedder: 'ollama:config-model' };
+  assert.deepEqual(createSettings({ env, cwd }).withFlags({ embedder: 'ollama:flag' }).embedder(config), {
+    spec: 'ollama:flag',
+    apiKey: 'k-openai',
+  });
+  assert.equal(createSettings({ env, cwd }).embedder(config)?.spec, 'ollama:env-model');
+  assert.equal(createSettings({ env: {}, cwd }).embedder(config)?.spec, 'ollama:config-model');
+  assert.equal(createSettings({ env: {}, cwd }).embedder({}), undefined);
+  assert.equal(createSettings({ env: { ENGRAM_EMBEDDER: 'none' }, cwd }).embedder(config), undefined);
+  const both = { ENGRAM_EMBED_API_KEY: 'k-engram', OPENAI_API_KEY: 'k-openai' };
+  assert.equal(createSettings({ env: both, cwd }).embedder(config)?.apiKey, 'k-engram');
+  assert.equal(createSettings({ env: {}, cwd }).embedder(config)?.apiKey, undefined);
+});

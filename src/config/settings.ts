@@ -22,6 +22,15 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 export interface GlobalSettingsFlags {
   db?: string;
   session?: string;
+  /** `--embedder SPEC`. */
+  embedder?: string;
+}
+
+/** The embedder of a run: its spelling (checked when opened) and the key of an OpenAI-compatible server. */
+export interface EmbedderSetting {
+  spec: string;
+  /** `ENGRAM_EMBED_API_KEY` > `OPENAI_API_KEY`; never shown, logged or stored. */
+  apiKey: string | undefined;
 }
 
 export interface SettingsSources {
@@ -70,6 +79,11 @@ export interface Settings {
   storeConfig(storePath: string): Promise<ProjectConfig>;
   /** The config file at `path` ({} when it does not exist); PARAM_ERROR when it is malformed. */
   projectConfig(path: string): Promise<ProjectConfig>;
+  /**
+   * The embedder: `--embedder` > `ENGRAM_EMBEDDER` > the store's config (`"embedder"`); undefined
+   * when none is set (or set to `none` / empty): search stays lexical.
+   */
+  embedder(config: ProjectConfig): EmbedderSetting | undefined;
   /**
    * Automatic consolidation: the defaults, then the store's config, then
    * `ENGRAM_AUTO_CONSOLIDATE` (`off`, or a threshold); undefined means off.
@@ -143,6 +157,11 @@ export function createSettings(sources: SettingsSources): Settings {
     async autoConsolidate(defaults: AutoConsolidateSettings, config: ProjectConfig) {
       const { autoConsolidateSettings } = await import('./project-config.js');
       return autoConsolidateSettings(defaults, config, env.ENGRAM_AUTO_CONSOLIDATE);
+    },
+    embedder(config: ProjectConfig) {
+      const spec = [flags.embedder, env.ENGRAM_EMBEDDER, config.embedder].find((v) => v !== undefined && v !== '');
+      if (spec === undefined || spec.trim().toLowerCase() === 'none') return undefined;
+      return { spec: spec.trim(), apiKey: env.ENGRAM_EMBED_API_KEY || env.OPENAI_API_KEY || undefined };
     },
     withFlags: (next: GlobalSettingsFlags) => createSettings({ env, cwd, flags: { ...flags, ...next } }),
   });

@@ -31,12 +31,13 @@ export interface OpenEmbedderOptions {
  */
 export async function openEmbedder(spec: EmbedderSpec | string, options: OpenEmbedderOptions = {}): Promise<Embedder> {
   const parsed = typeof spec === 'string' ? parseEmbedderSpec(spec) : spec;
+  const { apiKey } = options;
   const client = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   switch (parsed.kind) {
     case 'ollama':
       return createOllamaEmbedder({ model: parsed.model, url: parsed.url, ...client });
     case 'openai':
-      return createOpenAiEmbedder({ model: parsed.model, url: parsed.url, apiKey: options.apiKey, ...client });
+      return createOpenAiEmbedder({ model: parsed.model, url: parsed.url, apiKey, ...client });
     case 'model2vec': {
       // Imported here only: the loader brings the tokenizer library, which the HTTP embedders don't need.
       const { loadModel2Vec } = await import('./model2vec.js');

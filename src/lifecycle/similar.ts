@@ -47,22 +47,27 @@ export interface SimilarItem {
   kind: 'near-duplicate' | 'possible-contradiction' | 'related';
   /** Distinguishing tokens that differ, stored → written ("5432 → 5433"); absent when none do. */
   differs_in?: string[];
+  /**
+   * Cosine similarity of the two items' vectors, when the vector index found the stored item at or
+   * above `SIMILAR_COSINE` (0.82, see `similar-meaning.ts`): alike in meaning, maybe not in words.
+   */
+  cosine?: number;
 }
 
-interface Comparable {
+export interface Comparable {
   id: string;
   said: SaidText;
   tokens: Token[];
 }
 
-const comparable = (item: MemoryItem): Comparable => ({
+export const comparable = (item: MemoryItem): Comparable => ({
   id: item.id,
   said: saidText(item),
   tokens: tokensOf(itemText(item)),
 });
 
 /** How a stored item relates to a written one (see {@link SimilarItem}). */
-function compareWith(stored: Comparable, written: Comparable, similarity: number): SimilarItem {
+export function compareWith(stored: Comparable, written: Comparable, similarity: number): SimilarItem {
   const differs = tokenDifferences(stored.tokens, written.tokens);
   const kind = says(stored.said, written.said) || says(written.said, stored.said)
     ? 'near-duplicate'

@@ -3,6 +3,7 @@
  * modules that import the official MCP SDK. It builds the state every connection of one server
  * shares (the engram store, the metrics and the rate limiter) and hands it to a transport.
  */
+import { type BackgroundEmbedding, startBackgroundEmbedding } from './background-embed.js';
 import { type HttpOptions, runHttp, type RunningHttpServer } from './http.js';
 import { RateLimiter } from './limiter.js';
 import { MetricsCollector } from './metrics.js';
@@ -23,7 +24,22 @@ function createState(options: ServeOptions): ServerState {
  * await serveStdio({ engram, limits: DEFAULT_LIMITS, budget: DEFAULT_BUDGET });
  */
 export async function serveStdio(options: ServeOptions): Promise<void> {
-  await runStdio(createState(options));
+  const background = backgroundEmbedding(options);
+  try {
+    await runStdio(createState(options));
+  } finally {
+    await background?.stop();
+  }
+}
+
+/** The background pass over pending vectors (see `background-embed.ts`), unless turned off. */
+function backgroundEmbedding(options: ServeOptions): BackgroundEmbedding | undefined {
+  if (options.backgroundEmbed === false) return undefined;
+  const { log } = options;
+  const onError = log === undefined
+    ? undefined
+    : (error: Error) => log({ event: 'background_embed', ok: false, message: error.message });
+  return startBackgroundEmbedding(options.engram, { ...options.backgroundEmbed, ...(onError && { onError }) });
 }
 
 /**
@@ -36,5 +52,13 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
  * await server.close();
  */
 export async function serveHttp(options: ServeOptions, http: HttpOptions): Promise<RunningHttpServer> {
-  return runHttp(createState(options), http);
+  const server = await runHttp(createState(options), http);
+  const background = backgroundEmbedding(options);
+  return {
+    ...server,
+    async close() {
+      await background?.stop();
+      await server.close();
+    },
+  };
 }

@@ -22,6 +22,7 @@ import type { Secrecy } from '../types.js';
 import { VERSION } from '../version.js';
 import { MEMORY_GUIDE } from './guide.js';
 import { withMcpHint } from './hints.js';
+import type { BackgroundEmbedOptions } from './background-embed.js';
 import type { RateLimiter, RateLimits } from './limiter.js';
 import type { MetricsCollector } from './metrics.js';
 import { type Tool, type ToolContext, TOOLS } from './tools/index.js';
@@ -36,6 +37,8 @@ export interface ServeOptions {
   trustWrites?: boolean;
   /** One structured JSON line per tool call on stderr (`-v`). */
   log?: (line: Record<string, unknown>) => void;
+  /** The background pass over pending vectors: its timing, or false to turn it off. */
+  backgroundEmbed?: BackgroundEmbedOptions | false;
 }
 
 /** What every connection of one server shares. */

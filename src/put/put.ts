@@ -8,6 +8,8 @@ import type { OperationContext } from '../context.js';
 import { EngramError, FIX_HINTS, FIX_MESSAGES } from '../errors.js';
 import { foldable } from '../lifecycle/consolidate.js';
 import { findSimilar, mergeSimilar, type SimilarItem } from '../lifecycle/similar.js';
+import { findSimilarByMeaning, vectorForSimilar } from '../lifecycle/similar-meaning.js';
+import { embeddingText } from '../items/embed-items.js';
 import type { PolicyVerdict } from '../policy/evaluate.js';
 import type { MemoryItem } from '../types.js';
 import { newItemId } from '../util/ids.js';
@@ -38,7 +40,8 @@ export interface WriteResult {
   /**
    * Items of the scope like a new one (word similarity ≥ 0.6, or the same text with other values),
    * most similar first, each a near-duplicate, a possible contradiction ("differs in: 5432 → 5433")
-   * or related.
+   * or related; then, with vectors, those alike in meaning (cosine ≥ 0.82, `cosine` set), which
+   * are only reported, never merged into.
    */
   similar?: SimilarItem[];
 }
@@ -75,7 +78,20 @@ export async function putItem(
       ? await store.items.findByKey({ layer, key, task_id: taskId ?? null, step_id: stepId ?? null })
       : undefined;
   await ctx.writer.prepare(content, title, ...tags, ...entities, target);
-  return writeParsed(ctx, parsed, operation, privileged);
+  // A new item is compared by meaning too: its vector is computed before the transaction.
+  const isNew = target === undefined && id === undefined && (layer === undefined || key === undefined);
+  const meaning = isNew ? await vectorForSimilar(ctx, embeddingText({ title: title ?? '', content })) : undefined;
+  return writeParsed(ctx, parsed, operation, privileged, meaning);
+}
+
+/** The word-similar items, each with its cosine when the vectors found it too, then the items alike in meaning only. */
+function unite(byWords: SimilarItem[], byMeaning: SimilarItem[]): SimilarItem[] {
+  const cosines = new Map(byMeaning.map((s) => [s.id, s.cosine]));
+  const known = new Set(byWords.map((s) => s.id));
+  return [
+    ...byWords.map((s) => (cosines.get(s.id) === undefined ? s : { ...s, cosine: cosines.get(s.id)! })),
+    ...byMeaning.filter((s) => !known.has(s.id)),
+  ];
 }
 
 /** Changes any fields of an existing item (content optional): a new version, through the policy. */
@@ -87,13 +103,14 @@ export async function updateItem(ctx: OperationContext, id: string, input: Updat
 
 /**
  * The write itself, in one transaction (a savepoint inside another), once indexing is prepared
- * (see {@link putItem}).
+ * (see {@link putItem}); `meaning` is the new text's vector, for the similar items by meaning.
  */
 export function writeParsed(
   ctx: OperationContext,
   parsed: ParsedPut,
   operation: WriteOperation,
   privileged = false,
+  meaning?: Float32Array,
 ): Promise<WriteResult> {
   const { store, writer } = ctx;
   const { id, if_version: ifVersion, merge_similar: mergeSimilarOne = false, supersedes = [], ...fields } = parsed;
@@ -168,11 +185,14 @@ export function writeParsed(
         const action = changed ? 'updated' : 'unchanged';
         return { action, mode, item: await requireItem(store, duplicate.id), policy, deduplicated: true };
       }
-      const similar = mode === 'new' && ctx.fullText ? await findSimilar(store, item, ctx.indexer.loadedSegmenter()) : [];
+      const byWords = mode === 'new' && ctx.fullText ? await findSimilar(store, item, ctx.indexer.loadedSegmenter()) : [];
+      const byMeaning = mode === 'new' && meaning !== undefined ? await findSimilarByMeaning(ctx, item, meaning) : [];
+      const similar = unite(byWords, byMeaning);
       const reported = similar.length > 0 ? { similar } : {};
-      // Only into an item it could fold with: same type, source, address, visibility and expiry.
+      // Only into an item it could fold with: same type, source, address, visibility and expiry;
+      // found by words (an item alike in meaning only is reported, never merged into).
       let closest: (typeof similar)[number] | undefined;
-      for (const s of similar) {
+      for (const s of byWords) {
         if (s.kind === 'near-duplicate' && foldable(await requireItem(store, s.id), item)) {
           closest = s;
           break;

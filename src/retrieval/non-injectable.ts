@@ -4,8 +4,8 @@
  * would make them injectable.
  */
 import type { OperationContext } from '../context.js';
-import { searchCascade } from '../search/cascade.js';
 import type { ListFilter } from '../store/store.js';
+import { retrieve, type RetrievalPlan } from './retrieve.js';
 
 /** How many search hits recall considers before packing. */
 export const RECALL_POOL = 100;
@@ -18,11 +18,12 @@ export async function countNonInjectable(
   query: string,
   filter: RecallFilter,
   at: string,
+  plan: RetrievalPlan,
 ): Promise<{ count: number; hint?: string }> {
   const held = {
     ...filter, injectable: false, archived: 'exclude', quarantined: 'include', recallable: true, live_at: at,
   } as const;
-  const { hits } = await searchCascade(ctx.store, query, held, RECALL_POOL, ctx.fullText, ctx.indexer);
+  const { hits } = await retrieve(ctx, query, held, RECALL_POOL, plan);
   if (hits.length === 0) return { count: 0 };
   const quarantined = hits.filter((h) => h.item.quarantined).length;
   const ways = [

@@ -1,6 +1,7 @@
 /**
- * The recall operation: injectable, live, non-archived matches packed best first into the token
- * budget as the injection block (format_version=1), with the usage of what was injected recorded.
+ * The recall operation: injectable, live, non-archived matches (found lexically, by meaning, or
+ * both: `search_mode`, see `retrieve.ts`) packed best first into the token budget as the injection
+ * block (format_version=1), with the usage of what was injected recorded.
  * The packing and the block are `recall/`'s pure core; this operation composes it with the search
  * cascade and the item schemas, above all three.
  */
@@ -10,8 +11,9 @@ import { redactSecrets } from '../items/field-policy.js';
 import { parseInput } from '../items/parse-input.js';
 import { termsSchema, textSchema, tierSchema } from '../items/schemas.js';
 import { redactItem } from '../policy/redact.js';
-import { rankHits, type SearchStage, searchCascade } from '../search/cascade.js';
+import { rankHits } from '../search/cascade.js';
 import { countNonInjectable, RECALL_POOL } from './non-injectable.js';
+import { planRetrieval, retrieve, RETRIEVAL_MODES, type RetrievalMode, type RetrievalStage } from './retrieve.js';
 import { ITEM_TYPES, SECRECY_TIERS } from '../types.js';
 import { type PackedRecall, packRecall, type RecallMode } from '../recall/injection-block.js';
 
@@ -29,6 +31,8 @@ export const recallInputSchema = z.strictObject({
   scope: textSchema.optional(),
   tags: termsSchema.optional(),
   secrecy: z.enum(SECRECY_TIERS).optional(),
+  /** How matches are found (`mode` is the output's form): lexical, semantic or hybrid, as in search. */
+  search_mode: z.enum(RETRIEVAL_MODES).optional(),
 });
 
 export type RecallInput = z.input<typeof recallInputSchema>;
@@ -40,7 +44,9 @@ export interface RecallResult extends Omit<PackedRecall, 'text'> {
   mode: RecallMode;
   format_version: 1;
   budget: number;
-  stage: SearchStage;
+  /** How the matches were found: the mode asked for, the default, or lexical when the query embedding failed. */
+  search_mode: RetrievalMode;
+  stage: RetrievalStage;
   fts: boolean;
   /**
    * When no injectable item matched: how many live items did match but are not injectable
@@ -50,6 +56,8 @@ export interface RecallResult extends Omit<PackedRecall, 'text'> {
   non_injectable: number;
   /** With `non_injectable` > 0: how to make those items injectable. */
   hint?: string;
+  /** Present when recall ran in another mode than it would have (the query embedding failed). */
+  warnings?: string[];
 }
 
 /**
@@ -69,6 +77,7 @@ export async function recall(
     mode = 'inject',
     header = true,
     secrecy = ctx.defaultSecrecy,
+    search_mode: asked,
     ...filter
   } = parseInput(recallInputSchema, input);
   const { store } = ctx;
@@ -81,13 +90,14 @@ export async function recall(
     recallable: true,
     live_at: at,
   } as const;
-  const found = await searchCascade(store, query, live, RECALL_POOL, ctx.fullText, ctx.indexer);
+  const plan = await planRetrieval(ctx, query, asked);
+  const found = await retrieve(ctx, query, live, RECALL_POOL, plan);
   const ranked = rankHits(found.hits, 'relevance', ctx.clock()).map(({ item, factors }) => ({
     item: redactItem(item, secrecy),
     score: factors.final,
   }));
   const packed = packRecall(ranked, { budget, mode, header });
-  const held = packed.matched === 0 ? await countNonInjectable(ctx, query, filter, at) : { count: 0 };
+  const held = packed.matched === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
   await store.transaction(async () => {
     await store.items.touch(
       packed.injected.map((e) => e.id),
@@ -106,8 +116,10 @@ export async function recall(
   });
   const { text, ...rest } = packed;
   return {
-    query, mode, format_version: 1, budget, stage: found.stage, fts: found.fts, inject_text: text, ...rest,
+    query, mode, format_version: 1, budget, search_mode: found.mode, stage: found.stage, fts: found.fts,
+    inject_text: text, ...rest,
     non_injectable: held.count,
     ...(held.hint === undefined ? {} : { hint: held.hint }),
+    ...(plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
   };
 }

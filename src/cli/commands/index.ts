@@ -84,6 +84,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./reindex.js'),
   },
   {
+    name: 'embed',
+    summary: 'Fill the pending vectors with the configured embedder (--rebuild: re-embed everything)',
+    load: () => import('./embed.js'),
+  },
+  {
     name: 'doctor',
     summary: 'Check schema, full-text index and integrity; non-zero exit on a problem',
     load: () => import('./doctor.js'),

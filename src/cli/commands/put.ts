@@ -139,6 +139,7 @@ function written(ctx: CliContext, result: PutResult): CommandOutput {
   }
   noteSimilar(ctx, result);
   noteAutoConsolidation(ctx, result);
+  if (result.embedding?.warning !== undefined) ctx.warn(`${result.embedding.warning}; \`engram embed\` fills it later`);
   return { kind: 'data', view: 'put', data: { ...result } };
 }
 

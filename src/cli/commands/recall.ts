@@ -5,6 +5,7 @@
  * structured result instead.
  */
 import type { Command } from 'commander';
+import { RETRIEVAL_MODES, type RetrievalMode } from '../../retrieval/retrieve.js';
 import { ITEM_TYPES, type Secrecy, type TIERS } from '../../types.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, TIER_VALUES, exampleText, intOption, listOption, secrecyOption } from '../options.js';
@@ -20,6 +21,7 @@ interface RecallFlags {
   tags?: string[];
   secrecy?: Secrecy;
   source?: string[];
+  searchMode?: RetrievalMode;
 }
 
 export function configure(command: Command, run: Runner): void {
@@ -31,6 +33,11 @@ export function configure(command: Command, run: Runner): void {
       'catalog',
       'hybrid',
     ]))
+    .addOption(enumOption(
+      '--search-mode <mode>',
+      'how matches are found: lexical, semantic (needs vectors) or hybrid; default hybrid when vectors match the embedder',
+      RETRIEVAL_MODES,
+    ))
     .option('--no-header', 'omit the opening and closing lines of the block')
     .addOption(enumOption('--tier <tier>', 'tier', TIER_VALUES))
     .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
@@ -75,7 +82,9 @@ async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags)
     scope: flags.scope,
     tags: flags.tags,
     secrecy: flags.secrecy,
+    search_mode: flags.searchMode,
   });
+  for (const warning of result.warnings ?? []) ctx.warn(warning);
   if (result.non_injectable > 0) {
     const n = result.non_injectable;
     ctx.warn(`nothing injectable matched; ${n} matching item${n === 1 ? ' is' : 's are'} not injectable: ${result.hint ?? ''}`);

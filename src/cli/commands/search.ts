@@ -1,9 +1,13 @@
-/** `engram search QUERY`: full-text search (BM25 over FTS5, LIKE fallback) with list's filters. */
+/**
+ * `engram search QUERY`: full-text search (BM25 over FTS5, LIKE fallback), search by meaning over
+ * the stored vectors, or both fused (`--mode`), with list's filters.
+ */
 import type { Command } from 'commander';
 import type { CliContext, CommandOutput } from '../context.js';
 import { addFilterOptions, type FilterFlags, filterFromFlags } from '../filter-options.js';
 import { SORTS, type SearchSort } from '../../search/rank.js';
 import { enumOption, exampleText, intOption, secrecyOption } from '../options.js';
+import { RETRIEVAL_MODES, type RetrievalMode } from '../../retrieval/retrieve.js';
 import type { Secrecy } from '../../types.js';
 import type { Runner } from '../runner.js';
 
@@ -14,6 +18,7 @@ interface SearchFlags extends FilterFlags {
   injectable?: boolean;
   includeQuarantined?: boolean;
   secrecy?: Secrecy;
+  mode?: RetrievalMode;
 }
 
 export function configure(command: Command, run: Runner): void {
@@ -23,10 +28,19 @@ export function configure(command: Command, run: Runner): void {
     .option('--injectable', 'only items that recall may paste into prompts')
     .option('--include-quarantined', 'also items held by the write policy (flagged [QUARANTINED])')
     .addOption(secrecyOption())
-    .option('--explain', 'show every ranking factor of each hit')
+    .addOption(enumOption(
+      '--mode <mode>',
+      'lexical (words), semantic (meaning, needs vectors) or hybrid (both fused); default hybrid when vectors match the embedder',
+      RETRIEVAL_MODES,
+    ))
+    .option('--explain', 'show every ranking factor of each hit (and lexical rank, vector rank, similarity, fused score)')
     .addHelpText(
       'after',
-      exampleText('engram search "password policy" --explain', 'engram search 密码 --tags auth -k 5 --sort mixed'),
+      exampleText(
+        'engram search "password policy" --explain',
+        'engram search 密码 --tags auth -k 5 --sort mixed',
+        'engram search "automobile wheels" --mode hybrid --explain',
+      ),
     )
     .action(run(searchCommand));
 }
@@ -42,7 +56,9 @@ async function searchCommand(ctx: CliContext, query: string, flags: SearchFlags)
     injectable: flags.injectable,
     ...(flags.includeQuarantined && !flags.quarantined ? { quarantined: 'include' } : {}),
     secrecy: flags.secrecy,
+    mode: flags.mode,
   });
-  if (!result.fts) ctx.warn('full-text index unavailable: substring (LIKE) search, unranked by BM25');
+  for (const warning of result.warnings ?? []) ctx.warn(warning);
+  if (!result.fts && result.mode !== 'semantic') ctx.warn('full-text index unavailable: substring (LIKE) search, unranked by BM25');
   return { kind: 'data', view: 'search', data: { ...result } };
 }

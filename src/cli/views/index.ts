@@ -8,6 +8,7 @@ import type {
   ConsolidationPlan,
   DeleteResult,
   DoctorReport,
+  EmbedResult,
   ImportReport,
   IngestReport,
   PullResult,
@@ -40,7 +41,7 @@ import type { Palette } from './palette.js';
 import { policyView, type RulesView, rulesView } from './policy.js';
 import { reviewView } from './review.js';
 import { searchView } from './search.js';
-import { doctorView, importView, statsView, type WorkspacesView, workspacesView } from './store.js';
+import { doctorView, embedView, importView, statsView, type WorkspacesView, workspacesView } from './store.js';
 
 /** The data of each view: what a command returns under that view name. */
 export interface ViewData {
@@ -55,6 +56,7 @@ export interface ViewData {
   import: ImportReport;
   init: InitResult;
   doctor: DoctorReport;
+  embed: EmbedResult;
   policy: PolicyVerdict;
   rules: RulesView;
   review: ReviewReport;
@@ -87,6 +89,7 @@ const TEXT_VIEWS: { [V in View]: (data: ViewData[V], p: Palette) => string } = {
   import: importView,
   init: initView,
   doctor: doctorView,
+  embed: embedView,
   policy: policyView,
   rules: rulesView,
   review: reviewView,

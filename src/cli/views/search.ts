@@ -11,5 +11,6 @@ export function searchView(d: SearchResult, p: Palette): string {
   const { items } = d;
   if (items.length === 0) return p.dim('no matches');
   const lines = items.map((i) => `${itemLine(i, p)}\n  ${p.dim(`score ${i.score}${factors(i)}`)}`);
-  return `${lines.join('\n')}\n${p.dim(`${items.length} match${items.length === 1 ? '' : 'es'} (${d.stage}${d.fts ? '' : ', LIKE'})`)}`;
+  const how = d.mode === 'lexical' ? `${d.stage}${d.fts ? '' : ', LIKE'}` : d.mode === 'semantic' ? 'semantic' : `hybrid, lexical ${d.stage}`;
+  return `${lines.join('\n')}\n${p.dim(`${items.length} match${items.length === 1 ? '' : 'es'} (${how})`)}`;
 }

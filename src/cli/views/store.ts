@@ -1,5 +1,5 @@
 /** Text views of the store's reports: stats and reindex, import, doctor, workspaces. */
-import type { DoctorReport, ImportReport, ReindexResult } from '../../engram.js';
+import type { DoctorReport, EmbedResult, ImportReport, ReindexResult } from '../../engram.js';
 import type { StoreStats, Workspace } from '../../types.js';
 import { keyValues } from './key-values.js';
 import type { Palette } from './palette.js';
@@ -31,8 +31,19 @@ export function doctorView(d: DoctorReport, p: Palette): string {
     `${p.dim('integrity'.padEnd(16))}${d.integrity.join('; ')}`,
     `${p.dim('content hashes'.padEnd(16))}${hashes.checked} checked, ${hashes.mismatched.length} mismatched`,
   ];
+  const v = d.vectors;
+  if (v !== undefined) {
+    const model = v.model === null ? 'no model yet' : `${v.model} (${v.dimensions} dimensions)`;
+    lines.push(`${p.dim('vectors'.padEnd(16))}${v.vectors} stored, ${v.pending} pending, ${model}`);
+  }
   const verdict = d.problems.length === 0 ? 'ok' : d.problems.map((m) => `${p.red('problem')} ${m}`).join('\n');
   return `${lines.join('\n')}\n${verdict}`;
+}
+
+export function embedView(d: EmbedResult, p: Palette): string {
+  const done = `${d.rebuilt ? 'rebuilt: ' : ''}${d.embedded} embedded with ${d.embedder}`;
+  const dims = d.dimensions === null ? '' : ` (${d.dimensions} dimensions)`;
+  return [`${done}${dims}`, `${p.dim('vectors'.padEnd(16))}${d.vectors}`, `${p.dim('pending'.padEnd(16))}${d.pending}`].join('\n');
 }
 
 export function workspacesView(d: WorkspacesView, p: Palette): string {

@@ -11,6 +11,10 @@ const input = z.strictObject({
   query: op.query.min(1).describe('what the next step needs to know, in plain words'),
   budget_tokens: op.budget.describe('token budget of the block (default 1500)'),
   mode: op.mode.describe('inject: the block (default); catalog: one line per match; hybrid: both'),
+  search_mode: op.search_mode.describe(
+    'how matches are found: lexical (words), semantic (meaning; needs stored vectors) or hybrid (both); '
+    + 'default hybrid when the store has vectors of the configured embedder, else lexical',
+  ),
   tier: tierParam.optional(),
   scope: scopeParam.optional(),
   workspace: workspaceParam.optional(),
@@ -20,12 +24,14 @@ const output = z.looseObject({
   inject_text: z.string(),
   query: z.string(),
   mode: z.string(),
+  search_mode: z.string(),
   format_version: z.literal(1),
   budget: z.number(),
   matched: z.number(),
   tokens_used: z.number(),
   injected: z.array(recallEntry),
   catalog: z.array(recallEntry),
+  warnings: z.array(z.string()).optional(),
 });
 
 /** A recall in the call's workspace or scope, with the server's default budget and secrecy. */
@@ -35,6 +41,7 @@ export async function recallFor(context: ToolContext, args: Partial<z.output<typ
     query: args.query,
     budget: args.budget_tokens ?? context.budget,
     mode: args.mode ?? 'inject',
+    search_mode: args.search_mode,
     tier: args.tier,
     scope,
     secrecy: context.secrecy,

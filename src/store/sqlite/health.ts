@@ -4,6 +4,7 @@ import type { StoreStats } from '../../types.js';
 import type { HealthCheck } from '../contract/store.js';
 import { readSchemaVersion } from './migrate.js';
 import type { SqliteDatabase } from './open.js';
+import { recordedVectorModel, VECTOR_TABLE, vectorTableDimensions } from './vectors.js';
 
 function fileSize(path: string): number {
   try {
@@ -42,8 +43,45 @@ export function storeStats(db: SqliteDatabase, path: string): StoreStats {
   };
 }
 
-/** `schema`, `integrity` (SQLite's integrity_check), `full_text` (FTS5 present) and `index` (one row per item). */
-export function storeHealth(db: SqliteDatabase, fullText: boolean): HealthCheck[] {
+/**
+ * `vectors`: the vector table, the rows listed as having a vector and the recorded model agree
+ * (count and dimension). Figures `vectors`, `pending` (items without one) and `dimensions`
+ * (0 without a model); vectors missing for some items are not a problem, only pending work.
+ */
+export function vectorHealth(db: SqliteDatabase, loaded: boolean): HealthCheck {
+  const listed = db.prepare('SELECT count(*) FROM memory_vector_rows').pluck().get() as number;
+  const items = db.prepare('SELECT count(*) FROM memory_items').pluck().get() as number;
+  const pending = db
+    .prepare('SELECT count(*) FROM memory_items i WHERE NOT EXISTS (SELECT 1 FROM memory_vector_rows r WHERE r.item_rowid = i.rowid)')
+    .pluck()
+    .get() as number;
+  const model = recordedVectorModel(db);
+  const tableDimensions = vectorTableDimensions(db);
+  const problems: string[] = [];
+  if (!loaded && (tableDimensions !== undefined || listed > 0)) problems.push('the sqlite-vec extension is not available here');
+  if (listed > 0 && model === undefined) problems.push(`${listed} vectors without a recorded model`);
+  if (model !== undefined && tableDimensions !== undefined && tableDimensions !== model.dimensions) {
+    problems.push(`vector table of ${tableDimensions} dimensions for model ${model.id} of ${model.dimensions}`);
+  }
+  if (loaded && tableDimensions !== undefined) {
+    const stored = db.prepare(`SELECT count(*) FROM ${VECTOR_TABLE}_rowids`).pluck().get() as number;
+    if (stored !== listed) problems.push(`${stored} vectors stored, ${listed} listed`);
+  }
+  if (tableDimensions === undefined && listed > 0) problems.push(`${listed} vectors listed but no vector table`);
+  if (listed > items) problems.push(`${listed} vectors for ${items} items`);
+  return {
+    name: 'vectors',
+    ok: problems.length === 0,
+    problems,
+    figures: { vectors: listed, pending, dimensions: model?.dimensions ?? 0 },
+  };
+}
+
+/**
+ * `schema`, `integrity` (SQLite's integrity_check), `full_text` (FTS5 present), `index` (one row
+ * per item) and `vectors` ({@link vectorHealth}).
+ */
+export function storeHealth(db: SqliteDatabase, fullText: boolean, vectorsLoaded: boolean): HealthCheck[] {
   const integrity = (db.pragma('integrity_check') as Record<string, unknown>[]).map((r) => String(r.integrity_check));
   const items = db.prepare('SELECT count(*) FROM memory_items').pluck().get() as number;
   const indexed = fullText ? (db.prepare('SELECT count(*) FROM memory_fts').pluck().get() as number) : 0;
@@ -57,5 +95,6 @@ export function storeHealth(db: SqliteDatabase, fullText: boolean): HealthCheck[
       problems: !fullText || indexed === items ? [] : [`${indexed} rows for ${items} items`],
       figures: { items, indexed },
     },
+    vectorHealth(db, vectorsLoaded),
   ];
 }

@@ -33,14 +33,25 @@ export type SyncItems = Sync<Omit<ItemRepository, 'iterate'>> & {
   page(after?: PageCursor): MemoryItem[];
 };
 
+/** What the item repository keeps in step with the items: the vectors (derived data). */
+export interface VectorUpkeep {
+  /** Drops the vector of the item with this id; the rows removed. */
+  removeById(id: string): number;
+  /** Drops the item's vector when the new version's title or content differs from the stored one. */
+  invalidate(next: Pick<MemoryItem, 'id' | 'title' | 'content'>): void;
+}
+
 /**
  * @param removeIndexEntry drops an item's full-text row (derived data) when the item is deleted;
  *   returns the rows removed, or undefined without a full-text index.
+ * @param vectors the vector index, when the store has one: an item's vector goes with the item,
+ *   and with its old text. Without it the list of rows with a vector is still kept right.
  */
 export function sqliteItems(
   db: SqliteDatabase,
   prepare: (sql: string) => Database.Statement,
   removeIndexEntry: (id: string) => number | undefined,
+  vectors?: VectorUpkeep,
 ): SyncItems {
   const statements = {
     get: db.prepare(`${SELECT_ITEM} WHERE i.id = ?`),
@@ -74,6 +85,9 @@ export function sqliteItems(
     ),
     countLive: db.prepare(`SELECT count(*) FROM memory_items WHERE tier = ? AND ${LIVE_MEMORY}`).pluck(),
     touch: db.prepare('UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?'),
+    dropVectorRow: db.prepare(
+      'DELETE FROM memory_vector_rows WHERE item_rowid = (SELECT rowid FROM memory_items WHERE id = ?)',
+    ),
   };
   const one = (row: unknown): MemoryItem | undefined => (row === undefined ? undefined : rowToItem(row as ItemRow));
   const writeTerms = (item: MemoryItem) => {
@@ -92,6 +106,7 @@ export function sqliteItems(
       writeTerms(item);
     },
     update: (item) => {
+      vectors?.invalidate(item);
       statements.update.run(itemToParams(item));
       writeTerms(item);
     },
@@ -105,6 +120,9 @@ export function sqliteItems(
       };
       const indexRows = removeIndexEntry(id);
       if (indexRows !== undefined) counts.memory_fts = indexRows;
+      const vectorRows = vectors === undefined ? undefined : vectors.removeById(id);
+      const rows = vectorRows ?? statements.dropVectorRow.run(id).changes;
+      if (rows > 0) counts.memory_vectors = rows;
       counts.memory_items = deleteCount('DELETE FROM memory_items WHERE id = ?', id);
       return counts;
     },

@@ -12,6 +12,7 @@ import type { LinkRepository } from '../contract/links.js';
 import type { MetaRepository } from '../contract/meta.js';
 import type { Store } from '../contract/store.js';
 import type { IndexText, TextIndex } from '../contract/text-index.js';
+import type { VectorIndex } from '../contract/vector-index.js';
 import type { WorkspaceRepository } from '../contract/workspaces.js';
 import { Connection } from './connection.js';
 import { sqliteCorpus } from './corpus.js';
@@ -22,6 +23,7 @@ import { sqliteLinks } from './links.js';
 import { openDatabase, type SqliteOptions } from './open.js';
 import { promised, type Runner } from './promised.js';
 import { sqliteTextIndex } from './text-index.js';
+import { loadVectorExtension, sqliteVectors, vectorContract } from './vectors.js';
 import { sqliteMeta, sqliteWorkspaces } from './workspaces.js';
 
 export type { SqliteOptions } from './open.js';
@@ -48,7 +50,10 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     return statement;
   };
   const text = sqliteTextIndex(db, prepare);
-  const items = sqliteItems(db, prepare, text.remove);
+  // Without the sqlite-vec extension for this platform the store has no vector index (lexical only).
+  const vectors = loadVectorExtension(db) ? sqliteVectors(db, prepare) : undefined;
+  const items = sqliteItems(db, prepare, text.remove, vectors);
+  const vectorIndex = vectors === undefined ? undefined : vectorContract(vectors);
   const history = sqliteHistory(db);
   const links = sqliteLinks(db);
   const corpus = sqliteCorpus(db);
@@ -107,9 +112,10 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
             ? connection.savepoint(() => rebuild(indexOf, onProgress))
             : connection.transaction(() => rebuild(indexOf, onProgress)),
       } satisfies TextIndex,
+      ...(vectorIndex === undefined ? {} : { vectors: promised<VectorIndex>(vectorIndex, run) }),
       transaction: (fn) => (inside ? connection.savepoint(() => fn(self)) : connection.transaction(() => fn(tx))),
       stats: () => run(() => storeStats(db, path)),
-      health: () => run(() => storeHealth(db, text.ranked)),
+      health: () => run(() => storeHealth(db, text.ranked, vectors !== undefined)),
       close: () => connection.close(),
     };
     return self;

@@ -10,6 +10,7 @@ import { MIGRATION_0008 } from './0008-live-memories.js';
 import { MIGRATION_0009 } from './0009-corpus-roots.js';
 import { MIGRATION_0010 } from './0010-strict-dedup.js';
 import { MIGRATION_0011 } from './0011-secure-delete.js';
+import { MIGRATION_0012 } from './0012-vector-rows.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_0009,
   MIGRATION_0010,
   MIGRATION_0011,
+  MIGRATION_0012,
 ];
 
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,162 @@
+/**
+ * Items to vectors: the text an item is embedded by, and the one place vectors are computed and
+ * stored. Vectors are derived data written after the item's own transaction has committed, so an
+ * embedder that is slow, down or misconfigured never delays or fails a write: the item simply stays
+ * without a vector (pending) until `embed` or the MCP server's background pass fills it.
+ */
+import type { Embedder } from '../embed/embedder.js';
+import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
+import type { Store, VectorModel } from '../store/store.js';
+import type { MemoryItem } from '../types.js';
+
+/**
+ * How long a write waits, in total, for the vectors of what it stored: 1500 ms. Past that the
+ * embedding is cancelled and the items stay pending.
+ */
+export const EMBED_ON_WRITE_MS = 1500;
+
+/** Items embedded per request and stored per transaction by the pending passes. */
+export const EMBED_BATCH = 64;
+
+/** The text of an item its vector is computed from: the title (when there is one) and the content. */
+export function embeddingText(item: Pick<MemoryItem, 'title' | 'content'>): string {
+  return item.title === '' ? item.content : `${item.title}\n${item.content}`;
+}
+
+function sameModel(a: VectorModel, b: VectorModel): boolean {
+  return a.id === b.id && a.dimensions === b.dimensions;
+}
+
+/** The stored vectors come from another model than the embedder's: they cannot be mixed. */
+export function modelMismatch(
+  recorded: VectorModel,
+  embedder: { id: string; dimensions: number | undefined },
+): EngramError {
+  const dims = embedder.dimensions === undefined ? '' : ` (${embedder.dimensions} dimensions)`;
+  return new EngramError(
+    'PARAM_ERROR',
+    `The stored vectors come from ${recorded.id} (${recorded.dimensions} dimensions), the embedder is ${embedder.id}${dims}`,
+    {
+      hint: FIX_HINTS.rebuild_vectors,
+      fix: 'rebuild_vectors',
+      details: { recorded: recorded.id, recorded_dimensions: recorded.dimensions, embedder: embedder.id },
+    },
+  );
+}
+
+/** Fails with a model mismatch when the embedder is known not to make the recorded vectors. */
+async function checkModel(store: Store, embedder: Embedder, vectorLength?: number): Promise<VectorModel | undefined> {
+  const recorded = await store.vectors?.model();
+  const dimensions = vectorLength ?? embedder.dimensions;
+  // Before an embedder has answered (opened lazily), its id may be provisional: checked after.
+  if (recorded === undefined || dimensions === undefined) return recorded;
+  if (recorded.id !== embedder.id || (dimensions !== undefined && dimensions !== recorded.dimensions)) {
+    throw modelMismatch(recorded, { id: embedder.id, dimensions });
+  }
+  return recorded;
+}
+
+/**
+ * Embeds `items` in one request and stores their vectors in one transaction; returns how many were
+ * stored. An item deleted or rewritten meanwhile is skipped (its new text is pending). Fails with
+ * the embedder's error, a model mismatch (PARAM_ERROR, nothing stored), or when `signal` aborts.
+ */
+export async function embedAndStore(
+  store: Store,
+  embedder: Embedder,
+  items: readonly MemoryItem[],
+  signal?: AbortSignal,
+): Promise<number> {
+  if (store.vectors === undefined || items.length === 0) return 0;
+  await checkModel(store, embedder);
+  const texts = items.map(embeddingText);
+  const vectors = await embedder.embed(texts, signal === undefined ? {} : { signal });
+  const model: VectorModel = { id: embedder.id, dimensions: vectors[0]?.length ?? 0 };
+  if (vectors.length !== items.length || model.dimensions === 0) {
+    throw new EngramError('EMBEDDER_UNAVAILABLE', `${embedder.id} answered ${vectors.length} vectors for ${items.length} texts`);
+  }
+  const recorded = await checkModel(store, embedder, model.dimensions);
+  if (signal?.aborted === true) throw timedOut(embedder, signal);
+  return store.transaction(async (tx) => {
+    if (recorded !== undefined && !sameModel(recorded, model)) throw modelMismatch(recorded, model);
+    let stored = 0;
+    for (const [i, item] of items.entries()) {
+      const current = await tx.items.get(item.id);
+      const vector = vectors[i];
+      if (current === undefined || vector === undefined || embeddingText(current) !== texts[i]) continue;
+      await tx.vectors?.put(item.id, vector, model);
+      stored++;
+    }
+    return stored;
+  });
+}
+
+function timedOut(embedder: Embedder, signal: AbortSignal): EngramError {
+  const reason: unknown = signal.reason;
+  return reason instanceof EngramError
+    ? reason
+    : new EngramError('EMBEDDER_UNAVAILABLE', `Embedding with ${embedder.id} was cancelled`, { cause: reason });
+}
+
+/** What a write's embedding did: vectors stored, and why some items stay pending, if they do. */
+export interface EmbedNote {
+  /** Vectors stored by this write. */
+  embedded: number;
+  /** Why the write's items (some or all) have no vector yet; they are pending. */
+  warning?: string;
+}
+
+/**
+ * Embeds what a write stored (`ids`) or, with `'pending'`, the oldest pending items, within
+ * `budgetMs` in total ({@link EMBED_ON_WRITE_MS}); never throws. Undefined when the store keeps no
+ * vectors or no embedder is configured.
+ */
+export async function embedAfterWrite(
+  access: { store: Store; embedder?: Embedder | undefined },
+  ids: readonly string[] | 'pending',
+  budgetMs = EMBED_ON_WRITE_MS,
+): Promise<EmbedNote | undefined> {
+  const { store, embedder } = access;
+  const vectors = store.vectors;
+  if (vectors === undefined || embedder === undefined) return undefined;
+  const controller = new AbortController();
+  const deadline = new EngramError('EMBEDDER_UNAVAILABLE', `${embedder.id} did not answer within ${budgetMs} ms`);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(deadline);
+      reject(deadline);
+    }, budgetMs);
+  });
+  let embedded = 0;
+  const work = async () => {
+    if (ids !== 'pending') {
+      const items: MemoryItem[] = [];
+      for (const id of ids) {
+        const item = await store.items.get(id);
+        if (item !== undefined) items.push(item);
+      }
+      for (let i = 0; i < items.length; i += EMBED_BATCH) {
+        embedded += await embedAndStore(store, embedder, items.slice(i, i + EMBED_BATCH), controller.signal);
+      }
+      return;
+    }
+    for (let batch = await vectors.missing(EMBED_BATCH); batch.length > 0; batch = await vectors.missing(EMBED_BATCH)) {
+      const stored = await embedAndStore(store, embedder, batch, controller.signal);
+      embedded += stored;
+      if (stored === 0) return;
+    }
+  };
+  const running = work();
+  running.catch(() => {});
+  try {
+    await Promise.race([running, expired]);
+    return { embedded };
+  } catch (error) {
+    const failure = toEngramError(error);
+    return { embedded, warning: `vectors pending: ${failure.message}` };
+  } finally {
+    clearTimeout(timer);
+    expired.catch(() => {});
+  }
+}

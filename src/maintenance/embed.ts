@@ -1,0 +1,115 @@
+/**
+ * `engram embed`: fills the pending vectors (items without one) with the configured embedder, in
+ * batches of {@link EMBED_BATCH}, each stored in its own transaction, so a run that is interrupted
+ * (or whose embedder fails) keeps what it did and the next run resumes from there. `rebuild`
+ * drops every vector first and records the embedder's model, then embeds everything.
+ */
+import type { OperationContext } from '../context.js';
+import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
+import { EMBED_BATCH, embedAndStore } from '../items/embed-items.js';
+import type { VectorIndex } from '../store/store.js';
+import type { VectorStats } from '../types.js';
+
+export interface EmbedOptions {
+  /** Drop every vector and embed all items again with the configured embedder. */
+  rebuild?: boolean;
+  /** Items per request and per transaction (default 64). */
+  batchSize?: number;
+  /** Stop after this many batches (the MCP server's background pass); default: until none is pending. */
+  maxBatches?: number;
+  /** Called after each stored batch: vectors stored so far, and the pending count at the start. */
+  onProgress?: (done: number, total: number) => void;
+  /** Stops between batches (and cancels the running request) when it aborts. */
+  signal?: AbortSignal;
+}
+
+export interface EmbedResult {
+  /** The embedder's model id and the dimension of its vectors. */
+  embedder: string;
+  dimensions: number | null;
+  rebuilt: boolean;
+  /** Vectors stored by this run. */
+  embedded: number;
+  /** Items with a vector, and items still without one, after the run. */
+  vectors: number;
+  pending: number;
+}
+
+function requireVectors(ctx: OperationContext): VectorIndex {
+  if (ctx.store.vectors !== undefined) return ctx.store.vectors;
+  throw new EngramError('DB_ERROR', 'This store keeps no vectors (the sqlite-vec extension is not available here)', {
+    hint: 'Search stays lexical; install engram where sqlite-vec has a build for the platform.',
+  });
+}
+
+/**
+ * Embeds the pending items; PARAM_ERROR without an embedder, or when the stored vectors come from
+ * another model (unless `rebuild`). An embedder failure part-way is thrown with the count stored
+ * before it in its details.
+ *
+ * @example
+ * const { embedded, pending } = await embedPending(ctx, { onProgress: (done, total) => log(`${done}/${total}`) });
+ */
+export async function embedPending(ctx: OperationContext, options: EmbedOptions = {}): Promise<EmbedResult> {
+  const { embedder, store } = ctx;
+  if (embedder === undefined) {
+    throw new EngramError('PARAM_ERROR', 'No embedder is configured', {
+      hint: FIX_HINTS.configure_embedder,
+      fix: 'configure_embedder',
+    });
+  }
+  const vectors = requireVectors(ctx);
+  const { rebuild = false, batchSize = EMBED_BATCH, maxBatches = Infinity, onProgress, signal } = options;
+  const signalled = signal === undefined ? {} : { signal };
+  if (rebuild) {
+    // The embedder answers first: an unreachable one leaves the stored vectors as they were.
+    const [probe] = await embedder.embed(['dimension probe'], signalled);
+    const model = { id: embedder.id, dimensions: probe?.length ?? 0 };
+    await store.transaction(async (tx) => tx.vectors?.reset(model));
+  }
+  const total = await vectors.missingCount();
+  let embedded = 0;
+  for (let batches = 0; batches < maxBatches && signal?.aborted !== true; batches++) {
+    const batch = await vectors.missing(batchSize);
+    if (batch.length === 0) break;
+    let stored: number;
+    try {
+      stored = await embedAndStore(store, embedder, batch, signal);
+    } catch (error) {
+      const failure = toEngramError(error);
+      if (embedded === 0 || failure.code === 'PARAM_ERROR') throw failure;
+      throw new EngramError(failure.code, `${failure.message} (after ${embedded} vectors stored; embedding again resumes)`, {
+        ...(failure.hint === undefined ? {} : { hint: failure.hint }),
+        details: { ...failure.details, embedded, pending: await vectors.missingCount() },
+        cause: failure,
+      });
+    }
+    embedded += stored;
+    onProgress?.(embedded, total);
+    // Items rewritten while they were embedded stay pending; a batch that stores nothing ends the run.
+    if (stored === 0) break;
+  }
+  const model = await vectors.model();
+  return {
+    embedder: embedder.id,
+    dimensions: model?.dimensions ?? embedder.dimensions ?? null,
+    rebuilt: rebuild,
+    embedded,
+    vectors: await vectors.count(),
+    pending: await vectors.missingCount(),
+  };
+}
+
+/** The store's vector figures; undefined when it keeps no vectors. */
+export async function vectorStats(ctx: OperationContext): Promise<VectorStats | undefined> {
+  const vectors = ctx.store.vectors;
+  if (vectors === undefined) return undefined;
+  const model = await vectors.model();
+  return {
+    model: model?.id ?? null,
+    dimensions: model?.dimensions ?? null,
+    vectors: await vectors.count(),
+    pending: await vectors.missingCount(),
+    embedder: ctx.embedder?.id ?? null,
+  };
+}

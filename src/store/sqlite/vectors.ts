@@ -1,0 +1,177 @@
+/**
+ * The vector index on sqlite-vec: the synchronous SQLite side of {@link VectorIndex}. Vectors live
+ * in a `vec0` table (`memory_vectors`, cosine distance) keyed by the item's rowid and created for
+ * the dimension of the first model stored; `memory_vector_rows` (migration 12) lists the rowids
+ * that have one. The model id and dimension are recorded in `schema_meta` (`vector_model`,
+ * `vector_dimensions`). Vectors are derived data: deleting an item drops its vector, and so does a
+ * change of its title or content (see {@link SyncVectors.invalidate}).
+ */
+import type Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { EngramError } from '../../errors.js';
+import type { MemoryItem } from '../../types.js';
+import type { ListFilter } from '../contract/items.js';
+import type { ScoredItem } from '../contract/text-index.js';
+import type { VectorIndex, VectorModel } from '../contract/vector-index.js';
+import { ITEM_FIELDS, listQuery } from './list-query.js';
+import type { SqliteDatabase } from './open.js';
+import type { Sync } from './promised.js';
+import { type ItemRow, rowToItem } from './row-mapping.js';
+
+export const VECTOR_TABLE = 'memory_vectors';
+const MODEL_KEY = 'vector_model';
+const DIMENSIONS_KEY = 'vector_dimensions';
+/** The largest `k` a vec0 KNN query accepts. */
+const MAX_KNN = 4096;
+
+export type SyncVectors = Sync<VectorIndex> & {
+  /** Drops the vector of the item with `id` (rowid lookup); the rows removed. */
+  removeById(id: string): number;
+  /** Called before an item is rewritten: drops its vector when its title or content changes. */
+  invalidate(next: Pick<MemoryItem, 'id' | 'title' | 'content'>): void;
+};
+
+type Prepare = (sql: string) => Database.Statement;
+
+/** The dimension the existing vec0 table was created with, from its SQL; undefined without one. */
+export function vectorTableDimensions(db: SqliteDatabase): number | undefined {
+  const sql = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(VECTOR_TABLE) as
+    | string
+    | undefined;
+  const match = sql === undefined ? null : /float\[(\d+)\]/i.exec(sql);
+  return match === null ? (sql === undefined ? undefined : 0) : Number(match[1]);
+}
+
+export function recordedVectorModel(db: SqliteDatabase): VectorModel | undefined {
+  const get = db.prepare('SELECT value FROM schema_meta WHERE key = ?').pluck();
+  const id = get.get(MODEL_KEY) as string | undefined;
+  const dimensions = Number(get.get(DIMENSIONS_KEY));
+  return id === undefined || !(dimensions > 0) ? undefined : { id, dimensions };
+}
+
+function sameModel(a: VectorModel, b: VectorModel): boolean {
+  return a.id === b.id && a.dimensions === b.dimensions;
+}
+
+export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors {
+  const rowidOf = db.prepare('SELECT rowid FROM memory_items WHERE id = ?').pluck().safeIntegers();
+  const textOf = db.prepare('SELECT title, content FROM memory_items WHERE id = ?');
+  const setMeta = db.prepare(
+    'INSERT INTO schema_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  );
+  const hasTable = () => vectorTableDimensions(db) !== undefined;
+
+  const removeRow = (rowid: bigint): number => {
+    if (!hasTable()) return 0;
+    prepare(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`).run(rowid);
+    return prepare('DELETE FROM memory_vector_rows WHERE item_rowid = ?').run(rowid).changes;
+  };
+  const removeById = (id: string): number => {
+    const rowid = rowidOf.get(id) as bigint | undefined;
+    return rowid === undefined ? 0 : removeRow(rowid);
+  };
+
+  const reset = (model: VectorModel | undefined): void => {
+    db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}; DELETE FROM memory_vector_rows`);
+    db.prepare('DELETE FROM schema_meta WHERE key IN (?, ?)').run(MODEL_KEY, DIMENSIONS_KEY);
+    if (model === undefined) return;
+    if (!Number.isInteger(model.dimensions) || model.dimensions < 1) {
+      throw new EngramError('PARAM_ERROR', `Invalid vector dimension ${model.dimensions} for ${model.id}`);
+    }
+    db.exec(`CREATE VIRTUAL TABLE ${VECTOR_TABLE} USING vec0(embedding float[${model.dimensions}] distance_metric=cosine)`);
+    setMeta.run(MODEL_KEY, model.id);
+    setMeta.run(DIMENSIONS_KEY, String(model.dimensions));
+  };
+
+  const put = (itemId: string, vector: Float32Array, model: VectorModel): void => {
+    if (vector.length !== model.dimensions) {
+      throw new EngramError('PARAM_ERROR', `Vector of ${vector.length} dimensions for model ${model.id} of ${model.dimensions}`);
+    }
+    const rowid = rowidOf.get(itemId) as bigint | undefined;
+    if (rowid === undefined) throw new EngramError('NOT_FOUND', `No item ${itemId} to store a vector for`);
+    const recorded = recordedVectorModel(db);
+    if (recorded === undefined || !hasTable()) {
+      reset(model);
+    } else if (!sameModel(recorded, model)) {
+      throw new EngramError(
+        'PARAM_ERROR',
+        `Vectors of ${model.id} (${model.dimensions} dimensions) cannot join those of ${recorded.id} (${recorded.dimensions})`,
+        { hint: 'Rebuild the vectors with the configured embedder (engram embed --rebuild).' },
+      );
+    }
+    removeRow(rowid);
+    prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding) VALUES (?, ?)`).run(rowid, vector);
+    prepare('INSERT INTO memory_vector_rows (item_rowid) VALUES (?)').run(rowid);
+  };
+
+  const rows = (sql: string, ...params: unknown[]) =>
+    prepare(sql).all(...params) as (ItemRow & { distance: number })[];
+  const scored = (list: (ItemRow & { distance: number })[]): ScoredItem[] =>
+    list.map((row) => ({ item: rowToItem(row), score: 1 - row.distance }));
+
+  /**
+   * The KNN query over-fetches (filters drop some of the nearest); when too few of them match
+   * while more vectors exist, an exact scan over the filtered items decides instead.
+   */
+  const nearest = (vector: Float32Array, filter: ListFilter, limit: number): ScoredItem[] => {
+    const model = recordedVectorModel(db);
+    if (limit <= 0 || model === undefined || !hasTable()) return [];
+    if (vector.length !== model.dimensions) {
+      throw new EngramError('PARAM_ERROR', `Query vector of ${vector.length} dimensions for vectors of ${model.dimensions}`);
+    }
+    const where = listQuery(filter, false);
+    const filterSql = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
+    const k = Math.min(MAX_KNN, Math.max(limit * 8, 100));
+    const knn = rows(
+      `SELECT ${ITEM_FIELDS}, knn.distance AS distance FROM
+         (SELECT rowid AS rid, distance FROM ${VECTOR_TABLE} WHERE embedding MATCH ? AND k = ?) AS knn
+       CROSS JOIN memory_items i ON i.rowid = knn.rid WHERE 1 ${filterSql}
+       ORDER BY knn.distance, i.id LIMIT ?`,
+      vector, k, ...where.params, limit,
+    );
+    const stored = prepare(`SELECT count(*) FROM memory_vector_rows`).pluck().get() as number;
+    if (knn.length >= limit || stored <= k) return scored(knn);
+    return scored(rows(
+      `SELECT ${ITEM_FIELDS}, vec_distance_cosine(v.embedding, ?) AS distance FROM memory_items i
+       CROSS JOIN memory_vector_rows r ON r.item_rowid = i.rowid
+       CROSS JOIN ${VECTOR_TABLE} v ON v.rowid = i.rowid ${where.where}
+       ORDER BY distance, i.id LIMIT ?`,
+      vector, ...where.params, limit,
+    ));
+  };
+
+  const missingWhere = 'NOT EXISTS (SELECT 1 FROM memory_vector_rows r WHERE r.item_rowid = i.rowid)';
+  return {
+    model: () => recordedVectorModel(db),
+    reset,
+    put,
+    remove: (itemId) => removeById(itemId) > 0,
+    nearest,
+    count: () => db.prepare('SELECT count(*) FROM memory_vector_rows').pluck().get() as number,
+    missingCount: () => prepare(`SELECT count(*) FROM memory_items i WHERE ${missingWhere}`).pluck().get() as number,
+    missing: (limit) =>
+      (prepare(`SELECT ${ITEM_FIELDS} FROM memory_items i WHERE ${missingWhere} ORDER BY i.created_at, i.id LIMIT ?`)
+        .all(limit) as ItemRow[]).map(rowToItem),
+    removeById,
+    invalidate: (next) => {
+      const stored = textOf.get(next.id) as { title: string; content: string } | undefined;
+      if (stored !== undefined && (stored.title !== next.title || stored.content !== next.content)) removeById(next.id);
+    },
+  };
+}
+
+/** Loads sqlite-vec into the connection; false when this platform has no build of it. */
+export function loadVectorExtension(db: SqliteDatabase): boolean {
+  try {
+    sqliteVec.load(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The contract's methods only (the upkeep hooks stay with the item repository). */
+export function vectorContract(vectors: SyncVectors): Sync<VectorIndex> {
+  const { model, reset, put, remove, nearest, count, missingCount, missing } = vectors;
+  return { model, reset, put, remove, nearest, count, missingCount, missing };
+}

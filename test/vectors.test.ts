@@ -1,0 +1,175 @@
+/**
+ * Vectors end to end on real SQLite files: a write embeds what it stored (Model2Vec test model,
+ * loopback HTTP servers), a write never waits long for nor fails because of an embedder (the item
+ * is pending), `engram embed` fills pending vectors, resumes after a failure part-way and rebuilds
+ * with `--rebuild`; stats and doctor count vectors and pending items.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { loadModel2Vec } from '../src/embed/model2vec.js';
+import { openEmbedder } from '../src/embed/open-embedder.js';
+import { openEngram } from '../src/engram.js';
+import { closedPort, inputOf, ollamaAnswer, startEmbedServer, vectorFor } from './embed-server.js';
+import { CLI, type CliRun, nodeAsync, tempDir } from './helpers.js';
+import { writeTestModel } from './model2vec-model.js';
+
+/** `engram ARGS` in a child process (async: the loopback servers answer from this process). */
+function engram(db: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return nodeAsync([CLI, '--db', db, ...args], { env });
+}
+
+/** An Ollama server answering every text with {@link vectorFor} of `dims`. */
+function ollama(dims = 3, fail?: (n: number) => boolean) {
+  return startEmbedServer((request, n) =>
+    fail?.(n) === true
+      ? { status: 500, body: { error: 'down for the test' } }
+      : { body: ollamaAnswer(inputOf(request).map((text) => vectorFor(text, dims))) });
+}
+
+test('with a Model2Vec embedder a put stores the vector; the nearest vector finds the synonyms', async (t) => {
+  const dir = tempDir(t);
+  const model = await writeTestModel(join(dir, 'model'));
+  const embedder = await loadModel2Vec(model.dir);
+  const engine = await openEngram({ path: join(dir, 'memory.db'), embedder });
+  t.after(() => engine.close());
+  const car = await engine.put({ content: 'car needs new tires' });
+  await engine.put({ content: 'the doctor bought a big house' });
+  assert.equal(car.embedding?.embedded, 1);
+  assert.equal(car.embedding?.warning, undefined);
+  const stats = await engine.stats();
+  assert.deepEqual(stats.vectors, {
+    model: embedder.id, dimensions: model.dims, vectors: 2, pending: 0, embedder: embedder.id,
+  });
+  // Through the store's index: "automobile wheels" shares no word with the note, only meaning.
+  const store = await import('../src/store/sqlite/store.js');
+  const direct = store.createSqliteStore(join(dir, 'memory.db'));
+  t.after(() => direct.close());
+  const [query] = await embedder.embed(['automobile wheels']);
+  const hits = await direct.vectors?.nearest(query ?? new Float32Array(), {}, 1);
+  assert.equal(hits?.[0]?.item.id, car.item.id);
+  assert.ok((hits?.[0]?.score ?? 0) > 0.8, `similarity ${hits?.[0]?.score}`);
+  // A new text drops the old vector and the update embeds the new one.
+  const updated = await engine.update(car.item.id, { content: 'the automobile needs a repair' });
+  assert.equal(updated.embedding?.embedded, 1);
+  assert.equal((await engine.stats()).vectors?.vectors, 2);
+});
+
+test('a put with the embedder down or slow succeeds at once, pending; engram embed fills it', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const down = `ollama:m@http://127.0.0.1:${await closedPort()}`;
+  const put = await engram(db, ['--embedder', down, 'put', '--content', 'stored while the embedder is down']);
+  assert.equal(put.code, 0, put.stderr);
+  assert.equal(put.json?.action, 'created');
+  assert.match(String((put.json?.embedding as { warning?: string }).warning), /pending/);
+  assert.match(put.stderr, /engram embed/);
+
+  const hanging = await startEmbedServer(() => 'hang');
+  t.after(() => hanging.close());
+  const started = performance.now();
+  const slow = await engram(db, ['put', '--content', 'stored while the embedder hangs'], {
+    ENGRAM_EMBEDDER: `ollama:m@${hanging.url}`,
+  });
+  assert.equal(slow.code, 0, slow.stderr);
+  assert.ok(performance.now() - started < 6000, `the put took ${performance.now() - started} ms`);
+  const stats = await engram(db, ['stats']);
+  assert.deepEqual(stats.json?.vectors, { model: null, dimensions: null, vectors: 0, pending: 2, embedder: null });
+
+  const server = await ollama();
+  t.after(() => server.close());
+  const filled = await engram(db, ['embed'], { ENGRAM_EMBEDDER: `ollama:m@${server.url}` });
+  assert.equal(filled.code, 0, filled.stderr);
+  assert.deepEqual(filled.json, { ok: true, embedder: 'ollama:m', dimensions: 3, rebuilt: false, embedded: 2, vectors: 2, pending: 0 });
+  const doctor = await engram(db, ['doctor'], { ENGRAM_EMBEDDER: `ollama:m@${server.url}` });
+  assert.equal(doctor.code, 0, doctor.stdout);
+  assert.deepEqual(doctor.json?.vectors, { model: 'ollama:m', dimensions: 3, vectors: 2, pending: 0, embedder: 'ollama:m' });
+});
+
+test('engram embed without an embedder is a PARAM_ERROR naming how to configure one', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  assert.equal((await engram(db, ['put', '--content', 'lexical only'])).code, 0);
+  const run = await engram(db, ['embed']);
+  assert.equal(run.code, 2);
+  assert.equal(run.error?.error, 'PARAM_ERROR');
+  assert.match(String(run.error?.hint), /--embedder/);
+});
+
+test('another model is not mixed in: embed refuses, doctor says so, --rebuild re-embeds everything', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const three = await ollama(3);
+  const five = await ollama(5);
+  t.after(() => Promise.all([three.close(), five.close()]));
+  const env3 = { ENGRAM_EMBEDDER: `ollama:m@${three.url}` };
+  const env5 = { ENGRAM_EMBEDDER: `ollama:wide@${five.url}` };
+  assert.equal((await engram(db, ['put', '--content', 'first note'], env3)).code, 0);
+  const other = await engram(db, ['put', '--content', 'second note'], env5);
+  assert.equal(other.code, 0, other.stderr);
+  assert.match(String((other.json?.embedding as { warning?: string }).warning), /ollama:m/);
+  const refused = await engram(db, ['embed'], env5);
+  assert.equal(refused.error?.error, 'PARAM_ERROR', refused.stderr);
+  assert.match(String(refused.error?.hint), /embed --rebuild/);
+  const doctor = await engram(db, ['doctor'], env5);
+  assert.equal(doctor.code, 4);
+  assert.match(JSON.stringify(doctor.json?.problems), /embed --rebuild/);
+  assert.deepEqual((await engram(db, ['stats'])).json?.vectors,
+    { model: 'ollama:m', dimensions: 3, vectors: 1, pending: 1, embedder: null });
+  const rebuilt = await engram(db, ['embed', '--rebuild'], env5);
+  assert.equal(rebuilt.code, 0, rebuilt.stderr);
+  assert.deepEqual(rebuilt.json, { ok: true, embedder: 'ollama:wide', dimensions: 5, rebuilt: true, embedded: 2, vectors: 2, pending: 0 });
+  assert.equal((await engram(db, ['doctor'], env5)).code, 0);
+});
+
+test('an embed run that fails part-way keeps its committed batches; the next run resumes', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const lines = Array.from({ length: 150 }, (_, i) =>
+    JSON.stringify({ id: `MEM-${(i + 1).toString(16).padStart(12, '0')}`, content: `note number ${i}` }));
+  const imported = await nodeAsync([CLI, '--db', db, 'import', '-'], { input: `${lines.join('\n')}\n` });
+  assert.equal(imported.code, 0, imported.stderr);
+  // Two requests of 32 texts make the first batch of 64; every request after them fails.
+  const flaky = await ollama(3, (n) => n >= 2);
+  t.after(() => flaky.close());
+  const failed = await engram(db, ['embed'], { ENGRAM_EMBEDDER: `ollama:m@${flaky.url}` });
+  assert.equal(failed.code, 1, failed.stdout);
+  assert.equal(failed.error?.error, 'EMBEDDER_UNAVAILABLE');
+  assert.match(String(failed.error?.message), /after 64 vectors stored/);
+  assert.deepEqual((await engram(db, ['stats'])).json?.vectors,
+    { model: 'ollama:m', dimensions: 3, vectors: 64, pending: 86, embedder: null });
+  const server = await ollama(3);
+  t.after(() => server.close());
+  const resumed = await engram(db, ['embed'], { ENGRAM_EMBEDDER: `ollama:m@${server.url}` });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(resumed.json?.embedded, 86);
+  assert.equal(resumed.json?.pending, 0);
+  assert.equal(server.requests.length, 3, 'only the pending items were sent');
+});
+
+test('the MCP server fills pending vectors in the background and stops with the server', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'memory.db');
+  const lexical = await openEngram({ path });
+  for (let i = 0; i < 70; i++) await lexical.put({ content: `background note ${i}` });
+  lexical.close();
+  const server = await ollama(3);
+  t.after(() => server.close());
+  const embedder = await openEmbedder(`ollama:m@${server.url}`);
+  const engine = await openEngram({ path, embedder });
+  t.after(() => engine.close());
+  assert.equal((await engine.stats()).vectors?.pending, 70);
+  const { serveHttp } = await import('../src/mcp/main.js');
+  const { DEFAULT_LIMITS } = await import('../src/mcp/limiter.js');
+  const mcp = await serveHttp(
+    { engram: engine, limits: DEFAULT_LIMITS, budget: 800, backgroundEmbed: { firstDelayMs: 10, batches: 1 } },
+    { host: '127.0.0.1', port: 0 },
+  );
+  const deadline = Date.now() + 10_000;
+  while ((await engine.stats()).vectors?.pending !== 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await mcp.close();
+  assert.deepEqual((await engine.stats()).vectors, { model: 'ollama:m', dimensions: 3, vectors: 70, pending: 0, embedder: 'ollama:m' });
+  const requests = server.requests.length;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(server.requests.length, requests, 'no pass after close');
+});
