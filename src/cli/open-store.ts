@@ -41,7 +41,8 @@ async function openEmbedderSetting(settings: Settings, config: ProjectConfig): P
   const setting = settings.embedder(config);
   if (setting === undefined) return undefined;
   const { lazyEmbedder } = await import('../embed/lazy-embedder.js');
-  return lazyEmbedder(setting.spec, { apiKey: setting.apiKey });
+  const { spec, apiKey } = setting;
+  return lazyEmbedder(spec, { apiKey });
 }
 
 /** The store opener of one CLI run, announcing on `output`. */

@@ -161,7 +161,8 @@ export function createSettings(sources: SettingsSources): Settings {
     embedder(config: ProjectConfig) {
       const spec = [flags.embedder, env.ENGRAM_EMBEDDER, config.embedder].find((v) => v !== undefined && v !== '');
       if (spec === undefined || spec.trim().toLowerCase() === 'none') return undefined;
-      return { spec: spec.trim(), apiKey: env.ENGRAM_EMBED_API_KEY || env.OPENAI_API_KEY || undefined };
+      const apiKey = env.ENGRAM_EMBED_API_KEY || env.OPENAI_API_KEY || undefined;
+      return { spec: spec.trim(), apiKey };
     },
     withFlags: (next: GlobalSettingsFlags) => createSettings({ env, cwd, flags: { ...flags, ...next } }),
   });

@@ -32,7 +32,8 @@ export function doctorView(d: DoctorReport, p: Palette): string {
     `${p.dim('content hashes'.padEnd(16))}${hashes.checked} checked, ${hashes.mismatched.length} mismatched`,
   ];
   const v = d.vectors;
-  if (v !== undefined) {
+  // Shown once vectors are in use: a store that has never had an embedder stays as it was.
+  if (v !== undefined && (v.model !== null || v.embedder !== null)) {
     const model = v.model === null ? 'no model yet' : `${v.model} (${v.dimensions} dimensions)`;
     lines.push(`${p.dim('vectors'.padEnd(16))}${v.vectors} stored, ${v.pending} pending, ${model}`);
   }

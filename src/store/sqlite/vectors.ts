@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { EngramError } from '../../errors.js';
+import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { MemoryItem } from '../../types.js';
 import type { ListFilter } from '../contract/items.js';
 import type { ScoredItem } from '../contract/text-index.js';
@@ -96,7 +96,7 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
       throw new EngramError(
         'PARAM_ERROR',
         `Vectors of ${model.id} (${model.dimensions} dimensions) cannot join those of ${recorded.id} (${recorded.dimensions})`,
-        { hint: 'Rebuild the vectors with the configured embedder (engram embed --rebuild).' },
+        { hint: FIX_HINTS.rebuild_vectors, fix: 'rebuild_vectors' },
       );
     }
     removeRow(rowid);
