@@ -10,7 +10,7 @@ import { redactSecrets } from '../items/field-policy.js';
 import { parseInput } from '../items/parse-input.js';
 import { termsSchema, textSchema, tierSchema } from '../items/schemas.js';
 import { redactItem } from '../policy/redact.js';
-import { rankHits, type SearchStage, searchCascade } from '../search/cascade.js';
+import { rankHits, type SearchStage, searchCascade, withContext } from '../search/cascade.js';
 import { countNonInjectable, RECALL_POOL } from './non-injectable.js';
 import { ITEM_TYPES, SECRECY_TIERS } from '../types.js';
 import { type PackedRecall, packRecall, type RecallMode } from '../recall/injection-block.js';
@@ -82,7 +82,8 @@ export async function recall(
     live_at: at,
   } as const;
   const found = await searchCascade(store, query, live, RECALL_POOL, ctx.fullText, ctx.indexer);
-  const ranked = rankHits(found.hits, 'relevance', ctx.clock()).map(({ item, factors }) => ({
+  const hits = await withContext(store, found.hits, live, RECALL_POOL);
+  const ranked = rankHits(hits, 'relevance', ctx.clock()).map(({ item, factors }) => ({
     item: redactItem(item, secrecy),
     score: factors.final,
   }));

@@ -10,7 +10,7 @@ import { parseInput } from '../items/parse-input.js';
 import { listFilterSchema } from '../items/schemas.js';
 import { redactItem } from '../policy/redact.js';
 import { SECRECY_TIERS, type MemoryItem } from '../types.js';
-import { explainHit, rankHits, type SearchStage, searchCascade } from '../search/cascade.js';
+import { explainHit, rankHits, type SearchStage, searchCascade, withContext } from '../search/cascade.js';
 import { SORTS, type SearchSort } from '../search/rank.js';
 
 const DEFAULT_SEARCH_K = 10;
@@ -50,7 +50,8 @@ export interface SearchResult {
 
 /**
  * Full-text search: BM25 over title, tags, entities and content (CJK segmented), any of the words;
- * when nothing matches, word prefixes, then substrings (LIKE). Quarantined items are left out
+ * when nothing matches, word prefixes, then substrings (LIKE). Items written next to a hit from
+ * the same source share its score (`search/context.ts`). Quarantined items are left out
  * unless the filter asks for them.
  *
  * @example
@@ -62,12 +63,13 @@ export async function search(ctx: OperationContext, input: SearchInput): Promise
   const filter = { ...rest, quarantined: rest.quarantined ?? 'exclude' };
   const pool = Math.min(Math.max(k * 3, 30), 500);
   const found = await searchCascade(ctx.store, query, filter, pool, ctx.fullText, ctx.indexer);
-  const items = rankHits(found.hits, sort, ctx.clock())
+  const hits = await withContext(ctx.store, found.hits, filter, pool);
+  const items = rankHits(hits, sort, ctx.clock())
     .slice(0, k)
-    .map(({ item, factors }) => ({
+    .map(({ item, factors, context }) => ({
       ...redactItem(item, secrecy),
       score: factors.final,
-      ...(explain ? { explain: explainHit(item, factors, found.terms, ctx.clock()) } : {}),
+      ...(explain ? { explain: explainHit(item, factors, found.terms, ctx.clock(), context) } : {}),
     }));
   return { query, terms: found.terms, stage: found.stage, fts: found.fts, sort, count: items.length, items };
 }

@@ -1,10 +1,12 @@
 /**
  * The search cascade over a store: any word ranked by BM25, then word prefixes, then substrings
- * (LIKE); the first stage with hits answers and says so. Then the explainable re-ranking.
+ * (LIKE); the first stage with hits answers and says so. Then the neighbouring context (items
+ * written next to a hit from the same source, `context.ts`) and the explainable re-ranking.
  */
 import { decayOf } from '../forgetting/curve.js';
 import type { ListFilter, ScoredItem, Store, TextQuery } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
+import { type ContextHit, withNeighbours } from './context.js';
 import { queryTerms } from './fts-query.js';
 import type { Indexer } from './indexer.js';
 import { type RankFactors, rankFactors, type SearchSort, sortRanked } from './rank.js';
@@ -46,11 +48,29 @@ export async function searchCascade(
   return { terms, stage: 'none', fts, hits: [] };
 }
 
-/** Re-ranks raw hits with the explainable factors, then orders them by `sort`. */
-export function rankHits(hits: readonly ScoredItem[], sort: SearchSort, now: Date) {
+/**
+ * Adds to `hits` the scores of their neighbours and the neighbours themselves (under the same
+ * `filter`), at most `limit`, best first; no store query when no hit has a source.
+ */
+export async function withContext(
+  store: Store,
+  hits: readonly ScoredItem[],
+  filter: ListFilter,
+  limit: number,
+): Promise<ContextHit[]> {
+  const sourced = hits.filter((h) => (h.item.source ?? '') !== '').map((h) => h.item.id);
+  const adjacent = sourced.length === 0 ? [] : await store.items.adjacent(sourced, filter);
+  return withNeighbours(hits, adjacent, limit);
+}
+
+/**
+ * Re-ranks raw hits with the explainable factors, then orders them by `sort`; `context` is the
+ * part of a hit's score that came from its neighbours (0 for raw hits).
+ */
+export function rankHits(hits: readonly (ScoredItem & { context?: number })[], sort: SearchSort, now: Date) {
   const best = Math.max(0, ...hits.map((h) => h.score));
   return sortRanked(
-    hits.map((h) => ({ item: h.item, factors: rankFactors(h.item, h.score, best, now) })),
+    hits.map((h) => ({ item: h.item, context: h.context ?? 0, factors: rankFactors(h.item, h.score, best, now) })),
     sort,
   );
 }
@@ -59,11 +79,13 @@ export function rankHits(hits: readonly ScoredItem[], sort: SearchSort, now: Dat
  * Where the query words were found, for `--explain`; BM25's column weights (title 10, tags 5,
  * entities 3, content 1) are what make these matches count.
  */
-export function explainHit(item: MemoryItem, factors: RankFactors, terms: readonly string[], now: Date) {
+export function explainHit(item: MemoryItem, factors: RankFactors, terms: readonly string[], now: Date, context = 0) {
   const title = item.title.toLowerCase();
   const { decay, is_stale: isStale } = decayOf(item, now);
   return {
     ...factors,
+    /** The part of `bm25` shared by the item's neighbours (see `context.ts`). */
+    context: Number(context.toPrecision(6)),
     decay,
     is_stale: isStale,
     title_match: terms.some((t) => title.includes(t)),
