@@ -408,6 +408,24 @@ export function runStoreContract(name: string, factory: StoreFactory, options: C
       assert.equal(await store.meta.get('contract_key'), 'two');
     });
 
+    test('adjacent: the items written just before and after, from the same source, under the filter', async (t) => {
+      const store = await open(factory, t);
+      const [a, b, c, other, d] = [
+        item({ source: 'chat' }), item({ source: 'chat' }), item({ source: 'chat', archived: true }),
+        item({ source: 'doc' }), item({ source: 'chat' }),
+      ];
+      const loose = [item({ source: null }), item({ source: null })];
+      await insertAll(store, a!, b!, c!, other!, d!, ...loose);
+      const pairs = async (ids: string[], filter = {}) =>
+        (await store.items.adjacent(ids, filter)).map((p) => `${p.of}>${p.item.id}`).sort();
+      const both = [`${b!.id}>${a!.id}`, `${b!.id}>${c!.id}`].sort();
+      assert.deepEqual(await pairs([b!.id], { archived: 'include' }), both);
+      assert.deepEqual(await pairs([b!.id], { archived: 'exclude' }), [`${b!.id}>${a!.id}`], 'the filter applies');
+      assert.deepEqual(await pairs([d!.id, other!.id]), [], 'another source in between is no neighbour');
+      assert.deepEqual(await pairs([loose[0]!.id]), [], 'items without a source have none');
+      assert.deepEqual(await pairs([]), []);
+    });
+
     describe('text search (terms and modes, no engine syntax)', () => {
       const docs = () => [
         item({ title: 'Deploy guide', content: 'the release pipeline ships on friday', tags: ['ops'] }),
