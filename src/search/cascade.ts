@@ -9,6 +9,7 @@ import type { MemoryItem } from '../types.js';
 import { type ContextHit, withNeighbours } from './context.js';
 import { queryTerms } from './fts-query.js';
 import type { Indexer } from './indexer.js';
+import { withProximity } from './proximity.js';
 import { type RankFactors, rankFactors, type SearchSort, sortRanked } from './rank.js';
 
 /** Which stage of the search cascade answered. */
@@ -23,7 +24,10 @@ export interface CascadeResult {
   hits: ScoredItem[];
 }
 
-/** Runs the cascade for `query`, returning at most `k` hits of the first stage that has any. */
+/**
+ * Runs the cascade for `query`, returning at most `k` hits of the first stage that has any; the
+ * `any` stage's hits are re-ordered by term proximity (`proximity.ts`).
+ */
 export async function searchCascade(
   store: Store,
   query: string,
@@ -43,7 +47,10 @@ export async function searchCascade(
   }
   for (const [stage, textQuery] of stages) {
     const hits = await store.text.search(textQuery, filter, k);
-    if (hits.length > 0) return { terms, stage, fts, hits };
+    if (hits.length === 0) continue;
+    if (stage !== 'any' || terms.length < 2) return { terms, stage, fts, hits };
+    const near = await store.text.search({ terms, mode: 'near' }, filter, k);
+    return { terms, stage, fts, hits: withProximity(hits, near) };
   }
   return { terms, stage: 'none', fts, hits: [] };
 }
