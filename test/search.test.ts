@@ -199,3 +199,14 @@ test('a conversation turn next to the words of a question is found (neighbouring
   const recalled = await engram.recall({ query: 'spare key shed' });
   assert.deepEqual(recalled.injected.map((e) => e.id), [key], 'recall keeps its filters: the reply is not injectable');
 });
+
+test('query words close together rank first when BM25 alone cannot tell (term proximity)', async (t) => {
+  const engram = await store(t);
+  const filler = 'alpha beta gamma delta epsilon zeta eta theta iota kappa';
+  const together = (await engram.put({ content: `support group ${filler}` })).item.id;
+  const apart = (await engram.put({ content: `support ${filler} group` })).item.id;
+  const result = await engram.search({ query: 'support group', explain: true });
+  assert.deepEqual(ids(result), [together, apart], 'same words and length; the newer would win a tie');
+  const single = await engram.search({ query: 'support' });
+  assert.deepEqual(new Set(ids(single)), new Set([together, apart]), 'one word: nothing added or dropped');
+});

@@ -459,6 +459,18 @@ export function runStoreContract(name: string, factory: StoreFactory, options: C
         assert.deepEqual(hostile, [], 'no error, no match');
       });
 
+      test('near matches two query terms close together, in any order; one term matches nothing', async (t) => {
+        const store = await open(factory, t);
+        const close = item({ content: 'the friday release went well' });
+        const apart = item({ content: 'release notes are long: one two three four five six seven eight nine friday' });
+        await insertAll(store, close, apart);
+        if (!store.text.ranked) return t.skip('no ranked text index');
+        const near = await store.text.search({ terms: ['release', 'friday'], mode: 'near' }, {}, 10);
+        assert.deepEqual(near.map((h) => h.item.id), [close.id]);
+        assert.ok((near[0]?.score ?? 0) > 0);
+        assert.deepEqual(await store.text.search({ terms: ['release'], mode: 'near' }, {}, 10), []);
+      });
+
       test('substring finds parts of words and counts the terms found', async (t) => {
         const store = await open(factory, t);
         const [deploy, db, lunch] = docs();
