@@ -207,6 +207,8 @@ test('query words close together rank first when BM25 alone cannot tell (term pr
   const apart = (await engram.put({ content: `support ${filler} group` })).item.id;
   const result = await engram.search({ query: 'support group', explain: true });
   assert.deepEqual(ids(result), [together, apart], 'same words and length; the newer would win a tie');
+  assert.ok((result.items[0]?.explain?.proximity ?? 0) > 0, '--explain shows the proximity part');
+  assert.equal(result.items[1]?.explain?.proximity, 0);
   const single = await engram.search({ query: 'support' });
   assert.deepEqual(new Set(ids(single)), new Set([together, apart]), 'one word: nothing added or dropped');
 });

@@ -66,10 +66,10 @@ export async function search(ctx: OperationContext, input: SearchInput): Promise
   const hits = await withContext(ctx.store, found.hits, filter, pool);
   const items = rankHits(hits, sort, ctx.clock())
     .slice(0, k)
-    .map(({ item, factors, context }) => ({
+    .map(({ item, factors, parts }) => ({
       ...redactItem(item, secrecy),
       score: factors.final,
-      ...(explain ? { explain: explainHit(item, factors, found.terms, ctx.clock(), context) } : {}),
+      ...(explain ? { explain: explainHit(item, factors, found.terms, ctx.clock(), parts) } : {}),
     }));
   return { query, terms: found.terms, stage: found.stage, fts: found.fts, sort, count: items.length, items };
 }

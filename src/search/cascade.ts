@@ -21,7 +21,8 @@ export interface CascadeResult {
   stage: SearchStage;
   /** False when only LIKE could run (no full-text index, or it is switched off). */
   fts: boolean;
-  hits: ScoredItem[];
+  /** Best first; `proximity` is the part of the score owed to term proximity (`proximity.ts`). */
+  hits: (ScoredItem & { proximity?: number })[];
 }
 
 /**
@@ -61,7 +62,7 @@ export async function searchCascade(
  */
 export async function withContext(
   store: Store,
-  hits: readonly ScoredItem[],
+  hits: readonly (ScoredItem & { proximity?: number })[],
   filter: ListFilter,
   limit: number,
 ): Promise<ContextHit[]> {
@@ -70,14 +71,23 @@ export async function withContext(
   return withNeighbours(hits, adjacent, limit);
 }
 
-/**
- * Re-ranks raw hits with the explainable factors, then orders them by `sort`; `context` is the
- * part of a hit's score that came from its neighbours (0 for raw hits).
- */
-export function rankHits(hits: readonly (ScoredItem & { context?: number })[], sort: SearchSort, now: Date) {
+/** The parts of a hit's `bm25` that are not the BM25 of its own words. */
+export interface ScoreParts {
+  /** Owed to query words found close together (`proximity.ts`). */
+  proximity: number;
+  /** Shared by the items written next to it from the same source (`context.ts`). */
+  context: number;
+}
+
+/** Re-ranks hits with the explainable factors, then orders them by `sort`. */
+export function rankHits(hits: readonly (ScoredItem & Partial<ScoreParts>)[], sort: SearchSort, now: Date) {
   const best = Math.max(0, ...hits.map((h) => h.score));
   return sortRanked(
-    hits.map((h) => ({ item: h.item, context: h.context ?? 0, factors: rankFactors(h.item, h.score, best, now) })),
+    hits.map((h) => ({
+      item: h.item,
+      parts: { proximity: h.proximity ?? 0, context: h.context ?? 0 },
+      factors: rankFactors(h.item, h.score, best, now),
+    })),
     sort,
   );
 }
@@ -86,13 +96,19 @@ export function rankHits(hits: readonly (ScoredItem & { context?: number })[], s
  * Where the query words were found, for `--explain`; BM25's column weights (title 10, tags 5,
  * entities 3, content 1) are what make these matches count.
  */
-export function explainHit(item: MemoryItem, factors: RankFactors, terms: readonly string[], now: Date, context = 0) {
+export function explainHit(
+  item: MemoryItem,
+  factors: RankFactors,
+  terms: readonly string[],
+  now: Date,
+  parts: ScoreParts = { proximity: 0, context: 0 },
+) {
   const title = item.title.toLowerCase();
   const { decay, is_stale: isStale } = decayOf(item, now);
   return {
     ...factors,
-    /** The part of `bm25` shared by the item's neighbours (see `context.ts`). */
-    context: Number(context.toPrecision(6)),
+    proximity: Number(parts.proximity.toPrecision(6)),
+    context: Number(parts.context.toPrecision(6)),
     decay,
     is_stale: isStale,
     title_match: terms.some((t) => title.includes(t)),

@@ -18,6 +18,8 @@ export const NEIGHBOUR_SHARE = 0.5;
 /** A hit whose score includes its neighbours' shares; `context` is that part. */
 export interface ContextHit extends ScoredItem {
   context: number;
+  /** The proximity share already in the score (`proximity.ts`), when there is one. */
+  proximity?: number;
 }
 
 /**

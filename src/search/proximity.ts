@@ -13,12 +13,19 @@ import type { ScoredItem } from '../store/store.js';
 /** The weight of the proximity score; the model's own weights are 0.85 words, 0.1 and 0.05 pairs. */
 export const PROXIMITY_SHARE = 0.1;
 
+/** A hit whose score includes its proximity share; `proximity` is that part. */
+export interface ProximityHit extends ScoredItem {
+  proximity: number;
+}
+
 /** `hits` with the share of their `near` score added, best first, ties in the incoming order. */
-export function withProximity(hits: readonly ScoredItem[], near: readonly ScoredItem[]): ScoredItem[] {
-  if (near.length === 0) return [...hits];
+export function withProximity(hits: readonly ScoredItem[], near: readonly ScoredItem[]): ProximityHit[] {
   const bonus = new Map(near.map((h) => [h.item.id, PROXIMITY_SHARE * h.score]));
   return hits
-    .map((hit, index) => ({ hit: { ...hit, score: hit.score + (bonus.get(hit.item.id) ?? 0) }, index }))
+    .map((hit, index) => {
+      const proximity = bonus.get(hit.item.id) ?? 0;
+      return { hit: { ...hit, score: hit.score + proximity, proximity }, index };
+    })
     .sort((a, b) => b.hit.score - a.hit.score || a.index - b.index)
     .map(({ hit }) => hit);
 }
