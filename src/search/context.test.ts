@@ -26,6 +26,13 @@ test('an item matching no query word never outranks the best hit, even between t
   assert.deepEqual(ranked.slice(0, 2).map((h) => h.item.id), ['top', 'next'], 'ties keep the hits first');
 });
 
+test('file chunks lift each other but a chunk without the words is not brought in', () => {
+  const chunk = (id: string) => ({ ...item(id), provenance: { chunk_index: 1, line_start: 1, line_end: 9 } });
+  const hits = [{ item: chunk('c2'), score: 4 }, { item: chunk('c3'), score: 2 }];
+  const adjacent = [{ of: 'c2', item: chunk('c1') }, { of: 'c2', item: chunk('c3') }, { of: 'c3', item: chunk('c2') }];
+  assert.deepEqual(withNeighbours(hits, adjacent, 10).map((h) => [h.item.id, h.score]), [['c2', 5], ['c3', 4]]);
+});
+
 test('without neighbours the hits keep their order and scores; the limit applies', () => {
   const hits = [hit('a', 3), hit('b', 2), hit('c', 1)];
   assert.deepEqual(withNeighbours(hits, [], 10).map((h) => [h.item.id, h.score, h.context]), [['a', 3, 0], ['b', 2, 0], ['c', 1, 0]]);

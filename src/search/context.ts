@@ -7,10 +7,16 @@
  *   score = own score + NEIGHBOUR_SHARE × (sum of its two neighbours' own scores)
  *
  * and the neighbours of the hits join the candidates. With a share of one half, an item matching
- * no query word (at most two neighbours) never scores above the best hit. Items without a source,
- * or written apart from any hit, keep their score. Pure.
+ * no query word (at most two neighbours) never scores above the best hit. Ingested file chunks
+ * lift each other but do not bring each other in: a chunk is a passage of its own, many times a
+ * turn's length, and a search lists the chunks that hold its words. Items without a source, or
+ * written apart from any hit, keep their score. Pure.
  */
 import type { AdjacentItem, ScoredItem } from '../store/store.js';
+import type { MemoryItem } from '../types.js';
+
+/** An ingested document chunk: its provenance has a `chunk_index`. */
+const isChunk = (item: MemoryItem) => item.provenance !== null && 'chunk_index' in item.provenance;
 
 /** The part of a neighbour's own score an item receives. */
 export const NEIGHBOUR_SHARE = 0.5;
@@ -35,8 +41,9 @@ export function withNeighbours(
   const byId = new Map<string, ContextHit>(hits.map((h) => [h.item.id, { ...h, context: 0 }]));
   for (const { of, item } of adjacent) {
     const share = NEIGHBOUR_SHARE * (own.get(of) ?? 0);
-    if (share <= 0) continue;
-    const hit = byId.get(item.id) ?? { item, score: 0, context: 0 };
+    const known = byId.get(item.id);
+    if (share <= 0 || (known === undefined && isChunk(item))) continue;
+    const hit = known ?? { item, score: 0, context: 0 };
     hit.score += share;
     hit.context += share;
     byId.set(item.id, hit);
