@@ -53,6 +53,7 @@ export type { QuarantinedItem, ReviewDecision, ReviewReport } from './items/gove
 export type { PolicyMatch, PolicyOptions, PolicySubject, PolicyVerdict, Verdict } from './policy/evaluate.js';
 export type { PolicyAction, PolicyGroup, PolicyRule } from './policy/rules.js';
 export type {
+  AdjacentItem,
   ArchivedFilter,
   CorpusFile,
   CorpusRepository,

@@ -172,3 +172,43 @@ test('full-width and other compatibility forms are found by their plain form and
   }
   assert.equal((await engram.get({ id: stored.item.id })).content, 'The ＡＰＩ gateway uses ＳＳＯ login on port １１２１１.', 'stored as written');
 });
+
+test('a conversation turn next to the words of a question is found (neighbouring context, same source)', async (t) => {
+  const engram = await store(t);
+  const turn = async (content: string, source: string | undefined = 'chat 2026-05-07', more = {}) =>
+    (await engram.put({ content, ...(source === undefined ? {} : { source }), ...more })).item.id;
+  await turn('Mel: Good to see you! How was the week?');
+  const question = await turn('Caroline: Did you finish the painting for the lake house?');
+  const answer = await turn('Mel: Yes, a sunrise over the water, in oils.');
+  await turn('Caroline: Lovely. Shall we hike on Sunday?');
+  const elsewhere = await turn('Unrelated note about oils for the bike chain.', undefined);
+  await turn('Mel: The lake house painting is a gift.', 'another chat');
+  const result = await engram.search({ query: 'What did Mel paint for the lake house?', explain: true });
+  const found = ids(result);
+  assert.ok(found.includes(answer), 'the reply joins the candidates');
+  assert.ok(found.indexOf(question) < found.indexOf(answer), 'the turn with the words ranks first');
+  assert.ok(!found.includes(elsewhere), 'an item without a source gets no context');
+  const reply = result.items.find((i) => i.id === answer);
+  assert.ok((reply?.explain?.context ?? 0) > 0, '--explain shows the shared part');
+  assert.ok(Math.abs((reply?.explain?.bm25 ?? 0) - (reply?.explain?.context ?? 1)) < 1e-5, 'it holds no query word itself');
+  const exact = await engram.search({ query: 'sunrise oils' });
+  assert.equal(ids(exact)[0], answer, 'an exact match stays first');
+  const key = await turn('Caroline: Where is the spare key of the shed?', 'chat 2026-06-01', { injectable: true });
+  const hidden = await turn('Mel: Under the blue pot.', 'chat 2026-06-01', { injectable: false });
+  assert.ok(ids(await engram.search({ query: 'spare key shed' })).includes(hidden), 'search shows the reply');
+  const recalled = await engram.recall({ query: 'spare key shed' });
+  assert.deepEqual(recalled.injected.map((e) => e.id), [key], 'recall keeps its filters: the reply is not injectable');
+});
+
+test('query words close together rank first when BM25 alone cannot tell (term proximity)', async (t) => {
+  const engram = await store(t);
+  const filler = 'alpha beta gamma delta epsilon zeta eta theta iota kappa';
+  const together = (await engram.put({ content: `support group ${filler}` })).item.id;
+  const apart = (await engram.put({ content: `support ${filler} group` })).item.id;
+  const result = await engram.search({ query: 'support group', explain: true });
+  assert.deepEqual(ids(result), [together, apart], 'same words and length; the newer would win a tie');
+  assert.ok((result.items[0]?.explain?.proximity ?? 0) > 0, '--explain shows the proximity part');
+  assert.equal(result.items[1]?.explain?.proximity, 0);
+  const single = await engram.search({ query: 'support' });
+  assert.deepEqual(new Set(ids(single)), new Set([together, apart]), 'one word: nothing added or dropped');
+});

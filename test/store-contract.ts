@@ -409,6 +409,24 @@ export function runStoreContract(name: string, factory: StoreFactory, options: C
       assert.equal(await store.meta.get('contract_key'), 'two');
     });
 
+    test('adjacent: the items written just before and after, from the same source, under the filter', async (t) => {
+      const store = await open(factory, t);
+      const [a, b, c, other, d] = [
+        item({ source: 'chat' }), item({ source: 'chat' }), item({ source: 'chat', archived: true }),
+        item({ source: 'doc' }), item({ source: 'chat' }),
+      ];
+      const loose = [item({ source: null }), item({ source: null })];
+      await insertAll(store, a!, b!, c!, other!, d!, ...loose);
+      const pairs = async (ids: string[], filter = {}) =>
+        (await store.items.adjacent(ids, filter)).map((p) => `${p.of}>${p.item.id}`).sort();
+      const both = [`${b!.id}>${a!.id}`, `${b!.id}>${c!.id}`].sort();
+      assert.deepEqual(await pairs([b!.id], { archived: 'include' }), both);
+      assert.deepEqual(await pairs([b!.id], { archived: 'exclude' }), [`${b!.id}>${a!.id}`], 'the filter applies');
+      assert.deepEqual(await pairs([d!.id, other!.id]), [], 'another source in between is no neighbour');
+      assert.deepEqual(await pairs([loose[0]!.id]), [], 'items without a source have none');
+      assert.deepEqual(await pairs([]), []);
+    });
+
     describe('text search (terms and modes, no engine syntax)', () => {
       const docs = () => [
         item({ title: 'Deploy guide', content: 'the release pipeline ships on friday', tags: ['ops'] }),
@@ -440,6 +458,18 @@ export function runStoreContract(name: string, factory: StoreFactory, options: C
         assert.deepEqual(scoped.map((h) => h.item.id), [lunch!.id]);
         const hostile = await store.text.search({ terms: ['NOT', 'title:(x)', '"', 'OR*'], mode: 'any' }, {}, 10);
         assert.deepEqual(hostile, [], 'no error, no match');
+      });
+
+      test('near matches two query terms close together, in any order; one term matches nothing', async (t) => {
+        const store = await open(factory, t);
+        const close = item({ content: 'the friday release went well' });
+        const apart = item({ content: 'release notes are long: one two three four five six seven eight nine friday' });
+        await insertAll(store, close, apart);
+        if (!store.text.ranked) return t.skip('no ranked text index');
+        const near = await store.text.search({ terms: ['release', 'friday'], mode: 'near' }, {}, 10);
+        assert.deepEqual(near.map((h) => h.item.id), [close.id]);
+        assert.ok((near[0]?.score ?? 0) > 0);
+        assert.deepEqual(await store.text.search({ terms: ['release'], mode: 'near' }, {}, 10), []);
       });
 
       test('substring finds parts of words and counts the terms found', async (t) => {

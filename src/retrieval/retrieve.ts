@@ -14,7 +14,7 @@
 import type { OperationContext } from '../context.js';
 import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
 import { modelMismatch } from '../items/embed-items.js';
-import { searchCascade, type SearchStage } from '../search/cascade.js';
+import { type ScoreParts, searchCascade, type SearchStage, withContext } from '../search/cascade.js';
 import { type FusedHit, fuseRanks, lexicalOnly, similarEnough, vectorOnly } from '../search/fusion.js';
 import type { ListFilter } from '../store/store.js';
 
@@ -41,7 +41,8 @@ export interface Retrieved {
   terms: string[];
   stage: RetrievalStage;
   fts: boolean;
-  hits: FusedHit[];
+  /** In lexical mode, with the proximity and context parts of each score (for `--explain`). */
+  hits: (FusedHit & Partial<ScoreParts>)[];
 }
 
 /**
@@ -121,7 +122,9 @@ export async function retrieve(
     return { mode: 'semantic', terms: [], stage: 'vector', fts: ctx.fullText && ctx.store.text.ranked, hits: vectorOnly(await nearest()) };
   }
   const found = await searchCascade(ctx.store, query, filter, pool, ctx.fullText, ctx.indexer);
+  // Neighbouring context (`search/context.ts`) lifts the lexical hits before any fusion.
+  const lexical = await withContext(ctx.store, found.hits, filter, pool);
   const { terms, stage, fts } = found;
-  if (plan.mode === 'lexical') return { mode: 'lexical', terms, stage, fts, hits: lexicalOnly(found.hits) };
-  return { mode: 'hybrid', terms, stage, fts, hits: fuseRanks(found.hits, await nearest()) };
+  if (plan.mode === 'lexical') return { mode: 'lexical', terms, stage, fts, hits: lexicalOnly(lexical) };
+  return { mode: 'hybrid', terms, stage, fts, hits: fuseRanks(lexical, await nearest()) };
 }

@@ -11,9 +11,9 @@ import { parseInput } from '../items/parse-input.js';
 import { listFilterSchema } from '../items/schemas.js';
 import { redactItem } from '../policy/redact.js';
 import { SECRECY_TIERS, type MemoryItem } from '../types.js';
-import { explainHit, rankHits } from '../search/cascade.js';
+import { explainHit, rankHits, type ScoreParts } from '../search/cascade.js';
 import type { FusedHit } from '../search/fusion.js';
-import { SORTS, type SearchSort } from '../search/rank.js';
+import { type RankFactors, SORTS, type SearchSort } from '../search/rank.js';
 import { planRetrieval, retrieve, RETRIEVAL_MODES, type RetrievalMode, type RetrievalStage } from './retrieve.js';
 
 const DEFAULT_SEARCH_K = 10;
@@ -89,8 +89,9 @@ function fusionExplain(hit: FusedHit) {
 /**
  * Full-text search: BM25 over title, tags, entities and content (CJK segmented), any of the words;
  * when nothing matches, word prefixes, then substrings (LIKE). With vectors, the nearest items by
- * meaning too (semantic), or both fused (hybrid). Quarantined items are left out unless the filter
- * asks for them.
+ * meaning too (semantic), or both fused (hybrid). Items written next to a hit from the same source
+ * share its score (`search/context.ts`). Quarantined items are left out unless the filter asks for
+ * them.
  *
  * @example
  * const { items } = await search(ctx, { query: 'jwt auth', k: 5 });
@@ -105,18 +106,18 @@ export async function search(ctx: OperationContext, input: SearchInput): Promise
   const plan = await planRetrieval(ctx, query, asked);
   const found = await retrieve(ctx, query, filter, pool, plan);
   const byId = new Map(found.hits.map((h) => [h.item.id, h]));
-  const explained = (item: MemoryItem, factors: Parameters<typeof explainHit>[1]): HitExplain => {
-    const base = explainHit(item, factors, found.terms, ctx.clock());
+  const explained = (item: MemoryItem, factors: RankFactors, parts: ScoreParts): HitExplain => {
+    const base = explainHit(item, factors, found.terms, ctx.clock(), parts);
     if (found.mode === 'lexical') return base;
     const { bm25: _fused, ...rest } = base;
     return { ...rest, ...fusionExplain(byId.get(item.id)!) };
   };
   const items = rankHits(found.hits, sort, ctx.clock())
     .slice(0, k)
-    .map(({ item, factors }) => ({
+    .map(({ item, factors, parts }) => ({
       ...redactItem(item, secrecy),
       score: factors.final,
-      ...(explain ? { explain: explained(item, factors) } : {}),
+      ...(explain ? { explain: explained(item, factors, parts) } : {}),
     }));
   const { terms, stage, fts, mode } = found;
   const warned = plan.warnings.length > 0 ? { warnings: plan.warnings } : {};

@@ -79,8 +79,8 @@ export function vectorOnly(vector: readonly ScoredItem[]): FusedHit[] {
 }
 
 /** The lexical hits as fused hits alone (lexical mode): scored by the backend's relevance. */
-export function lexicalOnly(lexical: readonly ScoredItem[]): FusedHit[] {
-  return lexical.map((hit, i) => ({ item: hit.item, score: hit.score, lexical_rank: i + 1, lexical_score: hit.score }));
+export function lexicalOnly<T extends ScoredItem>(lexical: readonly T[]): (T & FusedHit)[] {
+  return lexical.map((hit, i) => ({ ...hit, lexical_rank: i + 1, lexical_score: hit.score }));
 }
 
 /** Vector hits at or above {@link MIN_SIMILARITY}. */

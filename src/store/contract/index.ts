@@ -2,6 +2,7 @@
 export type { CorpusFile, CorpusRepository } from './corpus.js';
 export type { HistoryRepository } from './history.js';
 export type {
+  AdjacentItem,
   ArchivedFilter,
   DeleteCounts,
   DuplicateTarget,

@@ -61,6 +61,13 @@ export interface DuplicateTarget {
   expires_at: string | null;
 }
 
+/** An item written next to another one from the same source (see {@link ItemRepository.adjacent}). */
+export interface AdjacentItem {
+  /** The id of the item it was written next to. */
+  of: string;
+  item: MemoryItem;
+}
+
 export interface ItemRepository {
   get(id: string): Promise<MemoryItem | undefined>;
   /** The most recently updated non-archived item at this logical address. */
@@ -92,6 +99,11 @@ export interface ItemRepository {
   countLive(tier: Tier): Promise<number>;
   /** Live items matching `filter`, counted per tier, type or tag (the palace's levels). */
   countGroups(group: 'tier' | 'type' | 'tag', filter: ListFilter): Promise<Record<string, number>>;
+  /**
+   * The items written just before and just after each of `ids` from the same non-empty `source`
+   * (the turns around a conversation turn, the chunks around a file chunk), that match `filter`.
+   */
+  adjacent(ids: readonly string[], filter: ListFilter): Promise<AdjacentItem[]>;
   /**
    * Every item, oldest first (`created_at`, then id): the order of `export`. Fetched in pages, so
    * memory stays bounded and the connection is free between pages.

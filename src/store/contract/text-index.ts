@@ -13,9 +13,11 @@ export interface IndexText {
 
 /**
  * How the terms combine: `all` every term, `any` any term (ranked), `prefix` any term as a word
- * prefix, `substring` any term anywhere in the title, content or tags (scored by terms found).
+ * prefix, `substring` any term anywhere in the title, content or tags (scored by terms found),
+ * `near` two terms next to each other in the query, or one apart, found within a few words of each
+ * other in the text (ranked like `any`; no match with fewer than two terms).
  */
-export type TextMode = 'all' | 'any' | 'prefix' | 'substring';
+export type TextMode = 'all' | 'any' | 'prefix' | 'substring' | 'near';
 
 /** A full-text query: normalised, lowercase words (see `search/fts-query.ts` `queryTerms`). */
 export interface TextQuery {

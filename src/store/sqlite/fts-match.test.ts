@@ -28,6 +28,17 @@ test('modes: all terms, any term, prefixes', () => {
   assert.equal(buildFtsQuery('jwt auth', { mode: 'prefix' }).match, '"jwt"* OR "auth"*');
 });
 
+test('near: each term with the next two, within the window; quotes stay plain; one term has none', () => {
+  assert.equal(
+    ftsMatch({ terms: ['breast', 'cancer', 'aldh1'], mode: 'near' }),
+    'NEAR("breast" "cancer", 8) OR NEAR("breast" "aldh1", 8) OR NEAR("cancer" "aldh1", 8)',
+  );
+  assert.equal(ftsMatch({ terms: ['a"b', 'c'], mode: 'near' }), 'NEAR("a""b" "c", 8)');
+  assert.equal(ftsMatch({ terms: ['alone'], mode: 'near' }), undefined);
+  const long = ftsMatch({ terms: Array.from({ length: MAX_TERMS }, (_, i) => `w${i}`), mode: 'near' }) ?? '';
+  assert.equal(long.split(' OR ').length, 2 * 16 - 3, 'only the first 16 terms form pairs');
+});
+
 test('empty, blank, punctuation-only and emoji-only queries have no match expression', () => {
   for (const text of ['', '   ', '()*"^:-+', '🚀🔥', '\u0000\u200b\u202e']) {
     assert.equal(buildFtsQuery(text).match, undefined, JSON.stringify(text));

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { MemoryItem } from '../../types.js';
 import { normalisedHash } from '../../util/hash.js';
-import type { DeleteCounts, ItemRepository, ListFilter, ListPage } from '../contract/items.js';
+import type { AdjacentItem, DeleteCounts, ItemRepository, ListFilter, ListPage } from '../contract/items.js';
 import { ITEM_FIELDS, LIST_ORDER, listQuery, SELECT_ITEM } from './list-query.js';
 import { LIVE_MEMORY } from './migrations/0008-live-memories.js';
 import type { SqliteDatabase } from './open.js';
@@ -153,6 +153,19 @@ export function sqliteItems(
       const rows = prepare(`SELECT ${key} AS k, count(*) AS n FROM ${from} ${query.where} GROUP BY k ORDER BY k`)
         .all(...query.params) as { k: string; n: number }[];
       return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+    },
+    adjacent: (ids, filter): AdjacentItem[] => {
+      if (ids.length === 0) return [];
+      const where = listQuery(filter, false);
+      const filterSql = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
+      // Storage order is rowid order: the rows on either side written from the same source.
+      const rows = prepare(
+        `SELECT ${ITEM_FIELDS}, h.id AS adjacent_of FROM json_each(?) AS q
+           CROSS JOIN memory_items h ON h.id = q.value
+           CROSS JOIN memory_items i ON i.rowid IN (h.rowid - 1, h.rowid + 1)
+         WHERE h.source != '' AND i.source = h.source ${filterSql}`,
+      ).all(JSON.stringify(ids), ...where.params) as (ItemRow & { adjacent_of: string })[];
+      return rows.map((row) => ({ of: row.adjacent_of, item: rowToItem(row) }));
     },
     page: (after = { created_at: '', id: '' }) =>
       (statements.page.all(after.created_at, after.created_at, after.id) as ItemRow[]).map(rowToItem),
