@@ -94,8 +94,8 @@ const SPELLED_OUT = /^[a-z]+[-_](?:[a-z]+[-_]){2,}[a-z]+$/;
  */
 export function acceptHeaderValue(header: string, value: string): boolean {
   if (isDocumentationValue(value) || /^[$%{<]/.test(value) || WORDS.test(value)) return false;
-  // Member access in code (`apiKey: options.apiKey`): lower-case letter-only identifiers, dotted.
-  if (/^[a-z][A-Za-z]{0,30}(?:\.[a-z][A-Za-z]{0,30})+$/.test(value)) return false;
+  // Member access in code (`apiKey: options.apiKey`, `process.env.API_KEY`): a lower-case word, then identifiers.
+  if (/^[a-z]{1,30}(?:\.[A-Za-z_$][\w$]{0,40})+$/.test(value)) return false;
   if (/\bbasic\s/i.test(header)) return Buffer.from(value, 'base64').toString('utf8').includes(':');
   return value.length >= 12 ? entropy(value) >= 3 : looksLikeCredential(value, 8);
 }

@@ -336,6 +336,8 @@ function codeEnvReads(): AdversarialCase[] {
     ['ruby', 'api_key = ENV.fetch("STRIPE_SECRET_KEY")'],
     ['go', 'password := os.Getenv("DB_PASSWORD")\nif password == "" {\n\tlog.Fatal("DB_PASSWORD is required")\n}'],
     ['rust', 'let key = std::env::var("API_KEY").expect("API_KEY must be set");'],
+    ['ts', 'return createClient({ model, apiKey: options.apiKey, timeoutMs });'],
+    ['ts', 'const client = new OpenAI({ apiKey: process.env.OPENAI_API_KEY });'],
     ['ts', 'const token = core.getInput(\'token\', { required: true });'],
     ['shell', 'kubectl create secret generic db --from-literal=password="$DB_PASSWORD"'],
     ['csharp', 'var secret = builder.Configuration["Auth:ClientSecret"];'],
