@@ -173,3 +173,33 @@ test('the MCP server fills pending vectors in the background and stops with the 
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(server.requests.length, requests, 'no pass after close');
 });
+
+test('a put embeds its text once: the vector of the similar check is the one stored', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const server = await ollama(3);
+  t.after(() => server.close());
+  const embedder = await openEmbedder(`ollama:m@${server.url}`);
+  const engine = await openEngram({ path: db, embedder });
+  t.after(() => engine.close());
+  await engine.put({ content: 'first note, embedded after the write' });
+  assert.equal(server.requests.length, 1);
+  // With vectors stored, a new item is compared by meaning before its transaction: one request still.
+  const second = await engine.put({ content: 'second note, compared by meaning first', title: 'Second' });
+  assert.equal(second.embedding?.embedded, 1);
+  assert.equal(server.requests.length, 2, 'one request for one put');
+  assert.deepEqual(inputOf(server.requests[1]!), ['Second\nsecond note, compared by meaning first']);
+  // A rewrite by id has no similar check: its new text is embedded once, after the write.
+  await engine.update(second.item.id, { content: 'second note, rewritten' });
+  assert.equal(server.requests.length, 3);
+  // Proposals: one request per proposal's similar check, none again after the write.
+  const proposed = await engine.propose([{ content: 'proposed note one' }, { content: 'proposed note two' }]);
+  assert.equal(proposed.embedding?.embedded, 2);
+  assert.equal(server.requests.length, 5);
+  assert.deepEqual((await engine.stats()).vectors, { model: 'ollama:m', dimensions: 3, vectors: 4, pending: 0, embedder: 'ollama:m' });
+  // The CLI's embedder is opened lazily, on the similar check: one request for one put too.
+  const put = await engram(db, ['--embedder', `ollama:m@${server.url}`, 'put', '--content', 'a note from the CLI']);
+  assert.equal(put.code, 0, put.stderr);
+  assert.equal((put.json?.embedding as { embedded?: number }).embedded, 1);
+  assert.equal(server.requests.length, 6, 'one request for one CLI put');
+});
