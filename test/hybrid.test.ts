@@ -5,6 +5,7 @@
  * mode; a failing embedder degrades reads to lexical; similar items by meaning on write.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -226,4 +227,31 @@ test('MCP: memory_search mode and memory_recall search_mode with the test model'
   assert.equal(lexical.structuredContent?.inject_text, '');
   const bad = await call('memory_search', { query: QUERY, mode: 'fuzzy' });
   assert.equal(bad.isError, true);
+});
+
+test('CLI: a relative model2vec path in .engram/config.json is the project\'s; from the flag or the variable, the working directory\'s', async (t) => {
+  const project = tempDir(t);
+  await writeTestModel(join(project, 'models', 'm'));
+  assert.equal(cli(['init'], { cwd: project }).code, 0);
+  const configPath = join(project, '.engram', 'config.json');
+  const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+  writeFileSync(configPath, `${JSON.stringify({ ...config, embedder: 'model2vec:./models/m' }, null, 2)}\n`);
+  const sub = join(project, 'src', 'deep');
+  mkdirSync(sub, { recursive: true });
+  const env = { ENGRAM_AUTO_CONSOLIDATE: 'off' };
+  const put = cli(['put', '--content', TIRES, '--json'], { env, cwd: sub });
+  assert.equal(put.code, 0, put.stderr);
+  assert.equal((put.json?.embedding as { embedded?: number; warning?: string }).embedded, 1, put.stdout);
+  const found = cli(['search', QUERY, '--mode', 'semantic', '--json'], { env, cwd: sub });
+  assert.equal(found.code, 0, found.stderr);
+  assert.deepEqual((found.json?.items as { id: string }[]).map((i) => i.id), [(put.json?.item as { id: string }).id]);
+  // The variable and the flag name the model from where the command runs.
+  const fromSub = cli(['search', QUERY, '--mode', 'semantic', '--json'], { env: { ...env, ENGRAM_EMBEDDER: 'model2vec:../../models/m' }, cwd: sub });
+  assert.equal(fromSub.code, 0, fromSub.stderr);
+  assert.equal((fromSub.json?.items as unknown[]).length, 1);
+  const wrong = cli(['--embedder', 'model2vec:./models/m', 'search', QUERY, '--mode', 'semantic', '--json'], { env, cwd: sub });
+  // A read never fails because of an embedder: lexical, with a warning naming where the model was looked for.
+  assert.equal(wrong.code, 0, wrong.stderr);
+  assert.equal(wrong.json?.mode, 'lexical');
+  assert.ok(wrong.stderr.includes(join(sub, 'models', 'm')), wrong.stderr);
 });
