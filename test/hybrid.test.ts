@@ -250,8 +250,32 @@ test('CLI: a relative model2vec path in .engram/config.json is the project\'s; f
   assert.equal(fromSub.code, 0, fromSub.stderr);
   assert.equal((fromSub.json?.items as unknown[]).length, 1);
   const wrong = cli(['--embedder', 'model2vec:./models/m', 'search', QUERY, '--mode', 'semantic', '--json'], { env, cwd: sub });
-  // A read never fails because of an embedder: lexical, with a warning naming where the model was looked for.
-  assert.equal(wrong.code, 0, wrong.stderr);
-  assert.equal(wrong.json?.mode, 'lexical');
-  assert.ok(wrong.stderr.includes(join(sub, 'models', 'm')), wrong.stderr);
+  // The mode was asked for and the model is not where the flag says: a PARAM_ERROR naming where it was looked for.
+  assert.equal(wrong.code, 2, wrong.stderr);
+  assert.equal(wrong.error?.error, 'PARAM_ERROR');
+  assert.ok(String(wrong.error?.message).includes(join(sub, 'models', 'm')), wrong.stderr);
+  // Without a mode the read goes on lexically and says why.
+  const fallback = cli(['--embedder', 'model2vec:./models/m', 'search', QUERY, '--json'], { env, cwd: sub });
+  assert.equal(fallback.code, 0, fallback.stderr);
+  assert.equal(fallback.json?.mode, 'lexical');
+  assert.ok(fallback.stderr.includes(join(sub, 'models', 'm')), fallback.stderr);
+});
+
+test('CLI: a malformed --embedder is a PARAM_ERROR when a mode is asked for; without one, a lexical read with a warning', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'm.db');
+  const env = { ENGRAM_EMBEDDER: `model2vec:${await model(t)}`, ENGRAM_AUTO_CONSOLIDATE: 'off' };
+  assert.equal(cli(['put', '--db', db, '--content', TIRES], { env, cwd: dir }).code, 0);
+  for (const args of [['search', QUERY, '--mode', 'semantic'], ['recall', QUERY, '--search-mode', 'hybrid']]) {
+    const run = cli(['--db', db, '--embedder', 'potion', ...args, '--json'], { env, cwd: dir });
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.error?.error, 'PARAM_ERROR');
+    assert.match(String(run.error?.message), /Invalid embedder 'potion'/);
+    assert.match(String(run.error?.hint), /model2vec:PATH, ollama:MODEL\[@URL\] or openai:MODEL\[@BASE_URL\]/);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  }
+  const plain = cli(['--db', db, '--embedder', 'potion', 'search', 'car tires', '--json'], { env, cwd: dir });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal(plain.json?.mode, 'lexical');
+  assert.match(plain.stderr, /warning: embedding the query failed \(Invalid embedder 'potion'/);
 });

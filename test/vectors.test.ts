@@ -203,3 +203,27 @@ test('a put embeds its text once: the vector of the similar check is the one sto
   assert.equal((put.json?.embedding as { embedded?: number }).embedded, 1);
   assert.equal(server.requests.length, 6, 'one request for one CLI put');
 });
+
+test('engram embed with nothing pending asks the embedder once: its model id, or a mismatch to rebuild', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const first = await writeTestModel(join(dir, 'first'));
+  const other = await writeTestModel(join(dir, 'other'), { seed: 3, dims: 32 });
+  const env = { ENGRAM_EMBEDDER: `model2vec:${first.dir}` };
+  assert.equal((await engram(db, ['put', '--content', 'car needs new tires'], env)).code, 0);
+  const done = await engram(db, ['embed'], env);
+  assert.equal(done.code, 0, done.stderr);
+  assert.match(String(done.json?.embedder), /^model2vec:first@[0-9a-f]{12}$/, 'the model id, not the spelling');
+  assert.equal(done.json?.embedded, 0);
+  const refused = await engram(db, ['embed'], { ENGRAM_EMBEDDER: `model2vec:${other.dir}` });
+  assert.equal(refused.code, 2, refused.stdout);
+  assert.equal(refused.error?.error, 'PARAM_ERROR');
+  assert.match(String(refused.error?.hint), /embed --rebuild/);
+  const server = await ollama(3);
+  t.after(() => server.close());
+  const empty = join(dir, 'empty.db');
+  assert.equal((await engram(empty, ['init'])).code, 0);
+  const fresh = await engram(empty, ['embed'], { ENGRAM_EMBEDDER: `ollama:m@${server.url}` });
+  assert.deepEqual(fresh.json, { ok: true, embedder: 'ollama:m', dimensions: 3, rebuilt: false, embedded: 0, vectors: 0, pending: 0 });
+  assert.equal(server.requests.length, 1);
+});
