@@ -278,4 +278,7 @@ test('CLI: a malformed --embedder is a PARAM_ERROR when a mode is asked for; wit
   assert.equal(plain.code, 0, plain.stderr);
   assert.equal(plain.json?.mode, 'lexical');
   assert.match(plain.stderr, /warning: embedding the query failed \(Invalid embedder 'potion'/);
+  const put = cli(['--db', db, '--embedder', 'potion', 'put', '--content', 'pending for now', '--json'], { env, cwd: dir });
+  assert.equal(put.code, 0, put.stderr);
+  assert.match(put.stderr, /vectors pending: Invalid embedder 'potion': no kind before a colon \(Write the embedder as model2vec:PATH/);
 });

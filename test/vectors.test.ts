@@ -106,6 +106,8 @@ test('another model is not mixed in: embed refuses, doctor says so, --rebuild re
   const other = await engram(db, ['put', '--content', 'second note'], env5);
   assert.equal(other.code, 0, other.stderr);
   assert.match(String((other.json?.embedding as { warning?: string }).warning), /ollama:m/);
+  assert.equal((other.json?.embedding as { fix?: string }).fix, 'rebuild_vectors');
+  assert.match(other.stderr, /warning: vectors pending: .*; run `engram embed --rebuild`/);
   const refused = await engram(db, ['embed'], env5);
   assert.equal(refused.error?.error, 'PARAM_ERROR', refused.stderr);
   assert.match(String(refused.error?.hint), /embed --rebuild/);

@@ -5,7 +5,7 @@
  * without a vector (pending) until `embed` or the MCP server's background pass fills it.
  */
 import type { Embedder } from '../embed/embedder.js';
-import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
+import { EngramError, type ErrorFix, FIX_HINTS, toEngramError } from '../errors.js';
 import type { Store, VectorModel } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 
@@ -131,6 +131,8 @@ export interface EmbedNote {
   embedded: number;
   /** Why the write's items (some or all) have no vector yet; they are pending. */
   warning?: string;
+  /** What would let them be embedded, when it is more than embedding again (`rebuild_vectors`). */
+  fix?: ErrorFix;
 }
 
 /**
@@ -183,7 +185,11 @@ export async function embedAfterWrite(
     return { embedded };
   } catch (error) {
     const failure = toEngramError(error);
-    return { embedded, warning: `vectors pending: ${failure.message}` };
+    // An embedder set wrong (a malformed spelling, no model there) says how to set it right; a
+    // fix the caller words itself (another model's vectors: rebuild) is passed on as such.
+    const { hint, fix } = failure;
+    const how = failure.code === 'PARAM_ERROR' && fix === undefined && hint !== undefined ? ` (${hint.replace(/\.$/, '')})` : '';
+    return { embedded, warning: `vectors pending: ${failure.message}${how}`, ...(fix === undefined ? {} : { fix }) };
   } finally {
     clearTimeout(timer);
     expired.catch(() => {});
