@@ -9,7 +9,7 @@ import { DEFAULT_FTS_TOKENIZER, FTS_TOKENIZER_PRESETS, isFtsTokenizerPreset } fr
 import type { OperationContext } from './context.js';
 import { ingestSources } from './ingest/ingest.js';
 import { admitWrite } from './items/admission.js';
-import { embedAfterWrite } from './items/embed-items.js';
+import { embedAfterWrite, type KnownVectors } from './items/embed-items.js';
 import { requireCleanFields } from './items/field-policy.js';
 import { forgetItem, rejectItem, verifyItem } from './items/governance.js';
 import { importLines } from './items/import-lines.js';
@@ -97,13 +97,20 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   };
   const withAuto = <T extends object>(result: T, writtenId?: string): Promise<T & AutoConsolidated> =>
     withAutoConsolidation(ctx, result, writtenId);
-  /** After a write has committed: the vectors of what it stored (`ids`), or of pending items. */
-  const withVectors = async <T extends object>(result: T, ids: readonly string[] | 'pending'): Promise<T & Embedded> => {
-    const embedding = await embedAfterWrite(ctx, ids);
+  /**
+   * After a write has committed: the vectors of what it stored (`ids`), or of pending items; those
+   * the write computed already (`known`) are not computed again.
+   */
+  const withVectors = async <T extends object>(
+    result: T,
+    ids: readonly string[] | 'pending',
+    known?: KnownVectors,
+  ): Promise<T & Embedded> => {
+    const embedding = await embedAfterWrite(ctx, ids, known);
     return embedding === undefined ? result : { ...result, embedding };
   };
-  const autoAfterWrite = async (result: PutResult) => {
-    const embedded = result.action === 'unchanged' ? result : await withVectors(result, [result.item.id]);
+  const autoAfterWrite = async (result: PutResult, known?: KnownVectors) => {
+    const embedded = result.action === 'unchanged' ? result : await withVectors(result, [result.item.id], known);
     return result.action === 'created' ? withAuto(embedded, result.item.id) : embedded;
   };
 
@@ -111,8 +118,10 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     path: store.path,
     ftsTokenizer: await store.meta.get('fts_tokenizer') ?? null,
 
-    put: async (input, { privileged = false, asProposal = false } = {}) =>
-      autoAfterWrite(await putItem(ctx, input, asProposal ? 'propose' : 'put', privileged)),
+    async put(input, { privileged = false, asProposal = false } = {}) {
+      const known: KnownVectors = new Map();
+      return autoAfterWrite(await putItem(ctx, input, asProposal ? 'propose' : 'put', privileged, known), known);
+    },
 
     async ingest(input) {
       const { onProgress, readStdin, ...rest } = input;
@@ -140,8 +149,9 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async propose(proposals, input = {}) {
-      const result = await propose(ctx, proposals, input);
-      return result.stored + result.quarantined > 0 ? withAuto(await withVectors(result, 'pending')) : result;
+      const known: KnownVectors = new Map();
+      const result = await propose(ctx, proposals, input, known);
+      return result.stored + result.quarantined > 0 ? withAuto(await withVectors(result, 'pending', known)) : result;
     },
 
     get: (query) => getItem(ctx, query),

@@ -5,6 +5,7 @@
  * mode; a failing embedder degrades reads to lexical; similar items by meaning on write.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -226,4 +227,58 @@ test('MCP: memory_search mode and memory_recall search_mode with the test model'
   assert.equal(lexical.structuredContent?.inject_text, '');
   const bad = await call('memory_search', { query: QUERY, mode: 'fuzzy' });
   assert.equal(bad.isError, true);
+});
+
+test('CLI: a relative model2vec path in .engram/config.json is the project\'s; from the flag or the variable, the working directory\'s', async (t) => {
+  const project = tempDir(t);
+  await writeTestModel(join(project, 'models', 'm'));
+  assert.equal(cli(['init'], { cwd: project }).code, 0);
+  const configPath = join(project, '.engram', 'config.json');
+  const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+  writeFileSync(configPath, `${JSON.stringify({ ...config, embedder: 'model2vec:./models/m' }, null, 2)}\n`);
+  const sub = join(project, 'src', 'deep');
+  mkdirSync(sub, { recursive: true });
+  const env = { ENGRAM_AUTO_CONSOLIDATE: 'off' };
+  const put = cli(['put', '--content', TIRES, '--json'], { env, cwd: sub });
+  assert.equal(put.code, 0, put.stderr);
+  assert.equal((put.json?.embedding as { embedded?: number; warning?: string }).embedded, 1, put.stdout);
+  const found = cli(['search', QUERY, '--mode', 'semantic', '--json'], { env, cwd: sub });
+  assert.equal(found.code, 0, found.stderr);
+  assert.deepEqual((found.json?.items as { id: string }[]).map((i) => i.id), [(put.json?.item as { id: string }).id]);
+  // The variable and the flag name the model from where the command runs.
+  const fromSub = cli(['search', QUERY, '--mode', 'semantic', '--json'], { env: { ...env, ENGRAM_EMBEDDER: 'model2vec:../../models/m' }, cwd: sub });
+  assert.equal(fromSub.code, 0, fromSub.stderr);
+  assert.equal((fromSub.json?.items as unknown[]).length, 1);
+  const wrong = cli(['--embedder', 'model2vec:./models/m', 'search', QUERY, '--mode', 'semantic', '--json'], { env, cwd: sub });
+  // The mode was asked for and the model is not where the flag says: a PARAM_ERROR naming where it was looked for.
+  assert.equal(wrong.code, 2, wrong.stderr);
+  assert.equal(wrong.error?.error, 'PARAM_ERROR');
+  assert.ok(String(wrong.error?.message).includes(join(sub, 'models', 'm')), wrong.stderr);
+  // Without a mode the read goes on lexically and says why.
+  const fallback = cli(['--embedder', 'model2vec:./models/m', 'search', QUERY, '--json'], { env, cwd: sub });
+  assert.equal(fallback.code, 0, fallback.stderr);
+  assert.equal(fallback.json?.mode, 'lexical');
+  assert.ok(fallback.stderr.includes(join(sub, 'models', 'm')), fallback.stderr);
+});
+
+test('CLI: a malformed --embedder is a PARAM_ERROR when a mode is asked for; without one, a lexical read with a warning', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'm.db');
+  const env = { ENGRAM_EMBEDDER: `model2vec:${await model(t)}`, ENGRAM_AUTO_CONSOLIDATE: 'off' };
+  assert.equal(cli(['put', '--db', db, '--content', TIRES], { env, cwd: dir }).code, 0);
+  for (const args of [['search', QUERY, '--mode', 'semantic'], ['recall', QUERY, '--search-mode', 'hybrid']]) {
+    const run = cli(['--db', db, '--embedder', 'potion', ...args, '--json'], { env, cwd: dir });
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.error?.error, 'PARAM_ERROR');
+    assert.match(String(run.error?.message), /Invalid embedder 'potion'/);
+    assert.match(String(run.error?.hint), /model2vec:PATH, ollama:MODEL\[@URL\] or openai:MODEL\[@BASE_URL\]/);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  }
+  const plain = cli(['--db', db, '--embedder', 'potion', 'search', 'car tires', '--json'], { env, cwd: dir });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal(plain.json?.mode, 'lexical');
+  assert.match(plain.stderr, /warning: embedding the query failed \(Invalid embedder 'potion'/);
+  const put = cli(['--db', db, '--embedder', 'potion', 'put', '--content', 'pending for now', '--json'], { env, cwd: dir });
+  assert.equal(put.code, 0, put.stderr);
+  assert.match(put.stderr, /vectors pending: Invalid embedder 'potion': no kind before a colon \(Write the embedder as model2vec:PATH/);
 });

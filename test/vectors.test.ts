@@ -106,6 +106,8 @@ test('another model is not mixed in: embed refuses, doctor says so, --rebuild re
   const other = await engram(db, ['put', '--content', 'second note'], env5);
   assert.equal(other.code, 0, other.stderr);
   assert.match(String((other.json?.embedding as { warning?: string }).warning), /ollama:m/);
+  assert.equal((other.json?.embedding as { fix?: string }).fix, 'rebuild_vectors');
+  assert.match(other.stderr, /warning: vectors pending: .*; run `engram embed --rebuild`/);
   const refused = await engram(db, ['embed'], env5);
   assert.equal(refused.error?.error, 'PARAM_ERROR', refused.stderr);
   assert.match(String(refused.error?.hint), /embed --rebuild/);
@@ -172,4 +174,58 @@ test('the MCP server fills pending vectors in the background and stops with the 
   const requests = server.requests.length;
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(server.requests.length, requests, 'no pass after close');
+});
+
+test('a put embeds its text once: the vector of the similar check is the one stored', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const server = await ollama(3);
+  t.after(() => server.close());
+  const embedder = await openEmbedder(`ollama:m@${server.url}`);
+  const engine = await openEngram({ path: db, embedder });
+  t.after(() => engine.close());
+  await engine.put({ content: 'first note, embedded after the write' });
+  assert.equal(server.requests.length, 1);
+  // With vectors stored, a new item is compared by meaning before its transaction: one request still.
+  const second = await engine.put({ content: 'second note, compared by meaning first', title: 'Second' });
+  assert.equal(second.embedding?.embedded, 1);
+  assert.equal(server.requests.length, 2, 'one request for one put');
+  assert.deepEqual(inputOf(server.requests[1]!), ['Second\nsecond note, compared by meaning first']);
+  // A rewrite by id has no similar check: its new text is embedded once, after the write.
+  await engine.update(second.item.id, { content: 'second note, rewritten' });
+  assert.equal(server.requests.length, 3);
+  // Proposals: one request per proposal's similar check, none again after the write.
+  const proposed = await engine.propose([{ content: 'proposed note one' }, { content: 'proposed note two' }]);
+  assert.equal(proposed.embedding?.embedded, 2);
+  assert.equal(server.requests.length, 5);
+  assert.deepEqual((await engine.stats()).vectors, { model: 'ollama:m', dimensions: 3, vectors: 4, pending: 0, embedder: 'ollama:m' });
+  // The CLI's embedder is opened lazily, on the similar check: one request for one put too.
+  const put = await engram(db, ['--embedder', `ollama:m@${server.url}`, 'put', '--content', 'a note from the CLI']);
+  assert.equal(put.code, 0, put.stderr);
+  assert.equal((put.json?.embedding as { embedded?: number }).embedded, 1);
+  assert.equal(server.requests.length, 6, 'one request for one CLI put');
+});
+
+test('engram embed with nothing pending asks the embedder once: its model id, or a mismatch to rebuild', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'memory.db');
+  const first = await writeTestModel(join(dir, 'first'));
+  const other = await writeTestModel(join(dir, 'other'), { seed: 3, dims: 32 });
+  const env = { ENGRAM_EMBEDDER: `model2vec:${first.dir}` };
+  assert.equal((await engram(db, ['put', '--content', 'car needs new tires'], env)).code, 0);
+  const done = await engram(db, ['embed'], env);
+  assert.equal(done.code, 0, done.stderr);
+  assert.match(String(done.json?.embedder), /^model2vec:first@[0-9a-f]{12}$/, 'the model id, not the spelling');
+  assert.equal(done.json?.embedded, 0);
+  const refused = await engram(db, ['embed'], { ENGRAM_EMBEDDER: `model2vec:${other.dir}` });
+  assert.equal(refused.code, 2, refused.stdout);
+  assert.equal(refused.error?.error, 'PARAM_ERROR');
+  assert.match(String(refused.error?.hint), /embed --rebuild/);
+  const server = await ollama(3);
+  t.after(() => server.close());
+  const empty = join(dir, 'empty.db');
+  assert.equal((await engram(empty, ['init'])).code, 0);
+  const fresh = await engram(empty, ['embed'], { ENGRAM_EMBEDDER: `ollama:m@${server.url}` });
+  assert.deepEqual(fresh.json, { ok: true, embedder: 'ollama:m', dimensions: 3, rebuilt: false, embedded: 0, vectors: 0, pending: 0 });
+  assert.equal(server.requests.length, 1);
 });

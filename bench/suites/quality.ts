@@ -22,7 +22,8 @@ const DATA = fileURLToPath(new URL('../../../../shared/bench-data/', import.meta
 async function benchEmbedder(): Promise<Embedder | undefined> {
   const spec = process.env.ENGRAM_EMBEDDER;
   if (spec === undefined || spec.trim() === '') return undefined;
-  return openEmbedder(spec, { apiKey: process.env.ENGRAM_EMBED_API_KEY ?? process.env.OPENAI_API_KEY });
+  const apiKey = process.env.ENGRAM_EMBED_API_KEY ?? process.env.OPENAI_API_KEY;
+  return openEmbedder(spec, { apiKey });
 }
 
 /** Lexical always; hybrid and semantic too when an embedder is configured. */

@@ -41,6 +41,11 @@ const CLI_FIXES: Readonly<Record<ErrorFix, CliFix>> = Object.freeze({
   },
 });
 
+/** The CLI's sentence for `fix` (`rebuild_vectors` → "Run `engram embed --rebuild` …"). */
+export function cliHint(fix: ErrorFix): string {
+  return CLI_FIXES[fix].hint;
+}
+
 const NEUTRAL_MESSAGES: Readonly<Partial<Record<ErrorFix, string>>> = FIX_MESSAGES;
 
 /**

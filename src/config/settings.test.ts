@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createSettings } from './settings.js';
+import { anchorModelPath, createSettings } from './settings.js';
 
 const cwd = '/work/project';
 
@@ -55,4 +55,14 @@ test('the embedder: --embedder > ENGRAM_EMBEDDER > config; none turns it off; th
   const both = { ENGRAM_EMBED_API_KEY: 'k-engram', OPENAI_API_KEY: 'k-openai' };
   assert.equal(createSettings({ env: both, cwd }).embedder(config)?.apiKey, 'k-engram');
   assert.equal(createSettings({ env: {}, cwd }).embedder(config)?.apiKey, undefined);
+});
+
+test('a relative model2vec path is made absolute: the flag and the variable against the working directory', () => {
+  assert.equal(anchorModelPath('model2vec:./models/potion-base-8M', '/p'), 'model2vec:/p/models/potion-base-8M');
+  assert.equal(anchorModelPath('model2vec: models/m ', '/p'), 'model2vec:/p/models/m');
+  assert.equal(anchorModelPath('model2vec:/abs/m', '/p'), 'model2vec:/abs/m');
+  assert.equal(anchorModelPath('model2vec:', '/p'), 'model2vec:');
+  assert.equal(anchorModelPath('ollama:nomic-embed-text', '/p'), 'ollama:nomic-embed-text');
+  assert.equal(createSettings({ env: { ENGRAM_EMBEDDER: 'model2vec:m' }, cwd }).embedder({})?.spec, 'model2vec:/work/project/m');
+  assert.equal(createSettings({ env: {}, cwd, flags: { embedder: 'model2vec:../m' } }).embedder({})?.spec, 'model2vec:/work/m');
 });

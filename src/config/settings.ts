@@ -8,7 +8,7 @@
  * only the commands that read it (an invalid `ENGRAM_BUDGET` does not break `engram list`).
  */
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { EngramError } from '../errors.js';
 import { SECRECY_TIERS, type Secrecy } from '../types.js';
 import { CONFIG_FILE, discoverStore, STORE_DIR, type StoreLocation } from './discover-store.js';
@@ -74,14 +74,17 @@ export interface Settings {
   newStoreFtsTokenizer(flag: string | undefined, config: ProjectConfig): string;
   /**
    * The config file of the store at `storePath`: `config.json` beside it when it sits in a
-   * `.engram` directory (never beside a `--db` file elsewhere); {} when there is none.
+   * `.engram` directory (never beside a `--db` file elsewhere); {} when there is none. A relative
+   * `model2vec:PATH` in it is made absolute against the project (the directory holding `.engram`).
    */
   storeConfig(storePath: string): Promise<ProjectConfig>;
   /** The config file at `path` ({} when it does not exist); PARAM_ERROR when it is malformed. */
   projectConfig(path: string): Promise<ProjectConfig>;
   /**
    * The embedder: `--embedder` > `ENGRAM_EMBEDDER` > the store's config (`"embedder"`); undefined
-   * when none is set (or set to `none` / empty): search stays lexical.
+   * when none is set (or set to `none` / empty): search stays lexical. A relative
+   * `model2vec:PATH` from the flag or the variable is made absolute against the working directory
+   * (one from the config file was against the project already, by {@link storeConfig}).
    */
   embedder(config: ProjectConfig): EmbedderSetting | undefined;
   /**
@@ -118,6 +121,19 @@ function budgetFromEnv(value: string | undefined): number | undefined {
 }
 
 /**
+ * `model2vec:PATH` with a relative PATH made absolute against `base`; any other spelling (another
+ * kind, an absolute path, no path) as it is.
+ *
+ * @example
+ * anchorModelPath('model2vec:./models/potion-base-8M', '/proj'); // 'model2vec:/proj/models/potion-base-8M'
+ */
+export function anchorModelPath(spec: string, base: string): string {
+  const match = /^\s*(model2vec\s*:)\s*(.*?)\s*$/i.exec(spec);
+  const path = match?.[2] ?? '';
+  return match === null || path === '' || isAbsolute(path) ? spec : `${match[1]}${resolve(base, path)}`;
+}
+
+/**
  * Builds the settings of one run from the environment, the working directory and the program's
  * flags. The result is frozen.
  *
@@ -148,7 +164,10 @@ export function createSettings(sources: SettingsSources): Settings {
     async storeConfig(storePath: string) {
       if (basename(dirname(storePath)) !== STORE_DIR) return {};
       const { readProjectConfig } = await import('./project-config.js');
-      return readProjectConfig(join(dirname(storePath), CONFIG_FILE));
+      const config = readProjectConfig(join(dirname(storePath), CONFIG_FILE));
+      const project = dirname(dirname(storePath));
+      if (config.embedder === undefined) return config;
+      return { ...config, embedder: anchorModelPath(config.embedder, project) };
     },
     async projectConfig(path: string) {
       const { readProjectConfig } = await import('./project-config.js');
@@ -162,7 +181,7 @@ export function createSettings(sources: SettingsSources): Settings {
       const spec = [flags.embedder, env.ENGRAM_EMBEDDER, config.embedder].find((v) => v !== undefined && v !== '');
       if (spec === undefined || spec.trim().toLowerCase() === 'none') return undefined;
       const apiKey = env.ENGRAM_EMBED_API_KEY || env.OPENAI_API_KEY || undefined;
-      return { spec: spec.trim(), apiKey };
+      return { spec: anchorModelPath(spec.trim(), cwd), apiKey };
     },
     withFlags: (next: GlobalSettingsFlags) => createSettings({ env, cwd, flags: { ...flags, ...next } }),
   });

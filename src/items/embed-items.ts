@@ -5,7 +5,7 @@
  * without a vector (pending) until `embed` or the MCP server's background pass fills it.
  */
 import type { Embedder } from '../embed/embedder.js';
-import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
+import { EngramError, type ErrorFix, FIX_HINTS, toEngramError } from '../errors.js';
 import type { Store, VectorModel } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 
@@ -17,6 +17,12 @@ export const EMBED_ON_WRITE_MS = 1500;
 
 /** Items embedded per request and stored per transaction by the pending passes. */
 export const EMBED_BATCH = 64;
+
+/**
+ * Vectors a write has already computed, by the text they were computed from (the similar-by-meaning
+ * check of a new item): the pass after the write takes them instead of embedding that text again.
+ */
+export type KnownVectors = Map<string, Float32Array>;
 
 /** The text of an item its vector is computed from: the title (when there is one) and the content. */
 export function embeddingText(item: Pick<MemoryItem, 'title' | 'content'>): string {
@@ -57,23 +63,44 @@ async function checkModel(store: Store, embedder: Embedder, vectorLength?: numbe
 }
 
 /**
+ * One vector per text, in order: those in `known` (computed by `embedder` for that very text) as
+ * they are, the others in one request. Fails as {@link embedAndStore}.
+ */
+async function vectorsOf(
+  embedder: Embedder,
+  texts: readonly string[],
+  known: ReadonlyMap<string, Float32Array> | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Float32Array[]> {
+  const asked = texts.filter((text) => known?.get(text) === undefined);
+  const answered = asked.length === 0 ? [] : await embedder.embed(asked, signal === undefined ? {} : { signal });
+  if (answered.length !== asked.length) {
+    throw new EngramError('EMBEDDER_UNAVAILABLE', `${embedder.id} answered ${answered.length} vectors for ${asked.length} texts`);
+  }
+  let next = 0;
+  return texts.map((text) => known?.get(text) ?? (answered[next++] as Float32Array));
+}
+
+/**
  * Embeds `items` in one request and stores their vectors in one transaction; returns how many were
- * stored. An item deleted or rewritten meanwhile is skipped (its new text is pending). Fails with
- * the embedder's error, a model mismatch (PARAM_ERROR, nothing stored), or when `signal` aborts.
+ * stored. A text whose vector is in `known` is not sent again. An item deleted or rewritten
+ * meanwhile is skipped (its new text is pending). Fails with the embedder's error, a model
+ * mismatch (PARAM_ERROR, nothing stored), or when `signal` aborts.
  */
 export async function embedAndStore(
   store: Store,
   embedder: Embedder,
   items: readonly MemoryItem[],
   signal?: AbortSignal,
+  known?: ReadonlyMap<string, Float32Array>,
 ): Promise<number> {
   if (store.vectors === undefined || items.length === 0) return 0;
   await checkModel(store, embedder);
   const texts = items.map(embeddingText);
-  const vectors = await embedder.embed(texts, signal === undefined ? {} : { signal });
+  const vectors = await vectorsOf(embedder, texts, known, signal);
   const model: VectorModel = { id: embedder.id, dimensions: vectors[0]?.length ?? 0 };
-  if (vectors.length !== items.length || model.dimensions === 0) {
-    throw new EngramError('EMBEDDER_UNAVAILABLE', `${embedder.id} answered ${vectors.length} vectors for ${items.length} texts`);
+  if (model.dimensions === 0 || vectors.some((vector) => vector.length !== model.dimensions)) {
+    throw new EngramError('EMBEDDER_UNAVAILABLE', `${embedder.id} answered vectors of no or differing dimensions`);
   }
   const recorded = await checkModel(store, embedder, model.dimensions);
   if (signal?.aborted === true) throw timedOut(embedder, signal);
@@ -104,16 +131,20 @@ export interface EmbedNote {
   embedded: number;
   /** Why the write's items (some or all) have no vector yet; they are pending. */
   warning?: string;
+  /** What would let them be embedded, when it is more than embedding again (`rebuild_vectors`). */
+  fix?: ErrorFix;
 }
 
 /**
  * Embeds what a write stored (`ids`) or, with `'pending'`, the oldest pending items, within
- * `budgetMs` in total ({@link EMBED_ON_WRITE_MS}); never throws. Undefined when the store keeps no
- * vectors or no embedder is configured.
+ * `budgetMs` in total ({@link EMBED_ON_WRITE_MS}); never throws. The vectors the write computed
+ * already (`known`, by text) are stored without embedding their text again. Undefined when the
+ * store keeps no vectors or no embedder is configured.
  */
 export async function embedAfterWrite(
   access: { store: Store; embedder?: Embedder | undefined },
   ids: readonly string[] | 'pending',
+  known?: ReadonlyMap<string, Float32Array>,
   budgetMs = EMBED_ON_WRITE_MS,
 ): Promise<EmbedNote | undefined> {
   const { store, embedder } = access;
@@ -137,12 +168,12 @@ export async function embedAfterWrite(
         if (item !== undefined) items.push(item);
       }
       for (let i = 0; i < items.length; i += EMBED_BATCH) {
-        embedded += await embedAndStore(store, embedder, items.slice(i, i + EMBED_BATCH), controller.signal);
+        embedded += await embedAndStore(store, embedder, items.slice(i, i + EMBED_BATCH), controller.signal, known);
       }
       return;
     }
     for (let batch = await vectors.missing(EMBED_BATCH); batch.length > 0; batch = await vectors.missing(EMBED_BATCH)) {
-      const stored = await embedAndStore(store, embedder, batch, controller.signal);
+      const stored = await embedAndStore(store, embedder, batch, controller.signal, known);
       embedded += stored;
       if (stored === 0) return;
     }
@@ -154,7 +185,11 @@ export async function embedAfterWrite(
     return { embedded };
   } catch (error) {
     const failure = toEngramError(error);
-    return { embedded, warning: `vectors pending: ${failure.message}` };
+    // An embedder set wrong (a malformed spelling, no model there) says how to set it right; a
+    // fix the caller words itself (another model's vectors: rebuild) is passed on as such.
+    const { hint, fix } = failure;
+    const how = failure.code === 'PARAM_ERROR' && fix === undefined && hint !== undefined ? ` (${hint.replace(/\.$/, '')})` : '';
+    return { embedded, warning: `vectors pending: ${failure.message}${how}`, ...(fix === undefined ? {} : { fix }) };
   } finally {
     clearTimeout(timer);
     expired.catch(() => {});

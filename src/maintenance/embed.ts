@@ -6,8 +6,8 @@
  */
 import type { OperationContext } from '../context.js';
 import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
-import { EMBED_BATCH, embedAndStore } from '../items/embed-items.js';
-import type { VectorIndex } from '../store/store.js';
+import { EMBED_BATCH, embedAndStore, modelMismatch } from '../items/embed-items.js';
+import type { VectorIndex, VectorModel } from '../store/store.js';
 import type { VectorStats } from '../types.js';
 
 export interface EmbedOptions {
@@ -21,6 +21,12 @@ export interface EmbedOptions {
   onProgress?: (done: number, total: number) => void;
   /** Stops between batches (and cancels the running request) when it aborts. */
   signal?: AbortSignal;
+  /**
+   * When nothing was pending, ask the embedder once for its model and fail as a run with work to
+   * do would when it is not the stored vectors' model (default true; the MCP server's background
+   * pass does not, so an idle server sends no requests).
+   */
+  confirmModel?: boolean;
 }
 
 export interface EmbedResult {
@@ -60,6 +66,7 @@ export async function embedPending(ctx: OperationContext, options: EmbedOptions 
   }
   const vectors = requireVectors(ctx);
   const { rebuild = false, batchSize = EMBED_BATCH, maxBatches = Infinity, onProgress, signal } = options;
+  const { confirmModel = true } = options;
   const signalled = signal === undefined ? {} : { signal };
   if (rebuild) {
     // The embedder answers first: an unreachable one leaves the stored vectors as they were.
@@ -90,6 +97,7 @@ export async function embedPending(ctx: OperationContext, options: EmbedOptions 
     if (stored === 0) break;
   }
   const model = await vectors.model();
+  if (confirmModel && embedded === 0 && !rebuild) await confirm(ctx, model, signalled);
   return {
     embedder: embedder.id,
     dimensions: model?.dimensions ?? embedder.dimensions ?? null,
@@ -98,6 +106,23 @@ export async function embedPending(ctx: OperationContext, options: EmbedOptions 
     vectors: await vectors.count(),
     pending: await vectors.missingCount(),
   };
+}
+
+/**
+ * A run that embedded nothing may not have opened its embedder: one probe tells its real model (a
+ * lazily opened one's id is provisional) and shows that it answers; PARAM_ERROR when the stored
+ * vectors come from another model (as a run with work to do finds), the embedder's error otherwise.
+ */
+async function confirm(
+  ctx: OperationContext,
+  model: VectorModel | undefined,
+  signalled: { signal?: AbortSignal },
+): Promise<void> {
+  const embedder = ctx.embedder!;
+  const dimensions = embedder.dimensions ?? (await embedder.embed(['dimension probe'], signalled))[0]?.length;
+  if (model !== undefined && (model.id !== embedder.id || model.dimensions !== dimensions)) {
+    throw modelMismatch(model, { id: embedder.id, dimensions });
+  }
 }
 
 /** The store's vector figures; undefined when it keeps no vectors. */

@@ -48,7 +48,7 @@ export function startBackgroundEmbedding(engram: Engram, options: BackgroundEmbe
   };
   const pass = async () => {
     try {
-      const result = await engram.embed({ maxBatches: batches, signal: controller.signal });
+      const result = await engram.embed({ maxBatches: batches, signal: controller.signal, confirmModel: false });
       // More may be pending: the next pass comes at once, yielding to the tool calls in between.
       schedule(result.embedded > 0 && result.pending > 0 ? 10 : intervalMs);
     } catch (error) {

@@ -5,6 +5,7 @@
 import type { OperationContext } from '../context.js';
 import { EngramError } from '../errors.js';
 import { commitPull, planPull, pullProposals, type PullResult } from '../ingest/pull.js';
+import type { KnownVectors } from '../items/embed-items.js';
 import { parseInput } from '../items/parse-input.js';
 import { type PullInput, pullInputSchema, type PutInput, putInputSchema } from '../items/schemas.js';
 import { putItem, writeParsed } from './put.js';
@@ -24,11 +25,15 @@ export async function pull(ctx: OperationContext, text: string, input: PullInput
   );
 }
 
-/** An agent's proposals (KOAS `memory_propose`), each written on its own. */
+/**
+ * An agent's proposals (KOAS `memory_propose`), each written on its own; the vectors computed for
+ * their similar checks are added to `known`.
+ */
 export async function propose(
   ctx: OperationContext,
   proposals: readonly unknown[],
   input: PullInput = {},
+  known?: KnownVectors,
 ): Promise<PullResult> {
   const defaults = parseInput(pullInputSchema, input);
   const bad = proposals.findIndex((p) => {
@@ -40,6 +45,6 @@ export async function propose(
       hint: 'Give a JSON array of {"title", "content", "type", "tags", "provenance_hint"} objects.',
     });
   }
-  const admitProposal = (proposal: Record<string, unknown>) => putItem(ctx, proposal as PutInput, 'propose');
+  const admitProposal = (proposal: Record<string, unknown>) => putItem(ctx, proposal as PutInput, 'propose', false, known);
   return pullProposals(JSON.stringify(proposals), defaults, admitProposal, 'propose');
 }

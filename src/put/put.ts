@@ -9,7 +9,7 @@ import { EngramError, FIX_HINTS, FIX_MESSAGES } from '../errors.js';
 import { foldable } from '../lifecycle/consolidate.js';
 import { findSimilar, mergeSimilar, type SimilarItem } from '../lifecycle/similar.js';
 import { findSimilarByMeaning, vectorForSimilar } from '../lifecycle/similar-meaning.js';
-import { embeddingText } from '../items/embed-items.js';
+import { embeddingText, type KnownVectors } from '../items/embed-items.js';
 import type { PolicyVerdict } from '../policy/evaluate.js';
 import type { MemoryItem } from '../types.js';
 import { newItemId } from '../util/ids.js';
@@ -58,7 +58,8 @@ export interface WriteOptions {
 
 /**
  * Validates `input`, prepares the indexing of its text and of the item it may rewrite, then
- * writes it in one transaction.
+ * writes it in one transaction. The vector a new item's text got for the similar check is added
+ * to `known`, so the embedding after the write does not compute it again.
  *
  * @example
  * const { action, item } = await putItem(ctx, { content: 'We chose JWT for stateless auth' }, 'put');
@@ -68,6 +69,7 @@ export async function putItem(
   input: PutInput,
   operation: WriteOperation,
   privileged = false,
+  known?: KnownVectors,
 ): Promise<WriteResult> {
   const { store } = ctx;
   const parsed = parseInput(putInputSchema, input);
@@ -80,7 +82,9 @@ export async function putItem(
   await ctx.writer.prepare(content, title, ...tags, ...entities, target);
   // A new item is compared by meaning too: its vector is computed before the transaction.
   const isNew = target === undefined && id === undefined && (layer === undefined || key === undefined);
-  const meaning = isNew ? await vectorForSimilar(ctx, embeddingText({ title: title ?? '', content })) : undefined;
+  const text = embeddingText({ title: title ?? '', content });
+  const meaning = isNew ? await vectorForSimilar(ctx, text) : undefined;
+  if (meaning !== undefined) known?.set(text, meaning);
   return writeParsed(ctx, parsed, operation, privileged, meaning);
 }
 

@@ -7,9 +7,11 @@
  * Without a mode, hybrid runs when the store has vectors and the configured embedder is the model
  * that made them; lexical otherwise. Asking for `semantic` or `hybrid` when that does not hold
  * fails with PARAM_ERROR saying what is missing (asking is a choice, so it is not silently
- * ignored). When embedding the
- * query fails (the embedder is unreachable, or slower than {@link QUERY_EMBED_TIMEOUT_MS}), any
- * mode degrades to lexical with a warning: a read never fails because of an embedder.
+ * ignored); so does a mode asked for with an embedder that is set wrong (a malformed spelling, a
+ * model directory that is not a Model2Vec model: PARAM_ERROR when it is opened). When embedding
+ * the query fails (the embedder is unreachable, or slower than {@link QUERY_EMBED_TIMEOUT_MS}), or
+ * is set wrong and no mode was asked for, the read degrades to lexical with a warning: a read never
+ * fails because of an embedder's server.
  */
 import type { OperationContext } from '../context.js';
 import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
@@ -90,8 +92,9 @@ export async function planRetrieval(
   try {
     [vector] = await embedder.embed([query], { signal: AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS) });
   } catch (error) {
-    const cause = toEngramError(error).message;
-    return { mode: 'lexical', warnings: [`embedding the query failed (${cause}): lexical search only`] };
+    const failure = toEngramError(error);
+    if (failure.code === 'PARAM_ERROR' && asked !== undefined) throw failure;
+    return { mode: 'lexical', warnings: [`embedding the query failed (${failure.message}): lexical search only`] };
   }
   if (model.id !== embedder.id) {
     if (asked === undefined) return { mode: 'lexical', warnings: [] };

@@ -18,8 +18,9 @@ export function configure(command: Command, run: Runner): void {
     .addHelpText(
       'after',
       exampleText(
-        'engram --embedder model2vec:/models/potion-base-8M embed',
+        'engram --embedder model2vec:./models/potion-base-8M embed',
         'ENGRAM_EMBEDDER=ollama:nomic-embed-text engram embed --rebuild',
+        'engram stats   # vectors: how many items have one, how many are pending',
       ),
     )
     .action(

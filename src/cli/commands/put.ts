@@ -4,6 +4,7 @@ import { EngramError } from '../../errors.js';
 import { ITEM_TYPES, LAYERS, SECRECY_TIERS, type TIERS, VALIDATIONS } from '../../types.js';
 import type { PutResult } from '../../engram.js';
 import type { CliContext, CommandOutput } from '../context.js';
+import { cliHint } from '../error-terms.js';
 import {
   enumOption,
   exampleText,
@@ -130,6 +131,8 @@ function fieldsOf(flags: PutFlags) {
   };
 }
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 function written(ctx: CliContext, result: PutResult): CommandOutput {
   if (result.policy.verdict === 'quarantine' && result.action !== 'unchanged') {
     const rules = result.policy.matches.map((m) => m.rule).join(', ');
@@ -139,7 +142,8 @@ function written(ctx: CliContext, result: PutResult): CommandOutput {
   }
   noteSimilar(ctx, result);
   noteAutoConsolidation(ctx, result);
-  if (result.embedding?.warning !== undefined) ctx.warn(`${result.embedding.warning}; \`engram embed\` fills it later`);
+  const { warning, fix } = result.embedding ?? {};
+  if (warning !== undefined) ctx.warn(`${warning}; ${fix === undefined ? '`engram embed` fills it later' : lowerFirst(cliHint(fix))}`);
   return { kind: 'data', view: 'put', data: { ...result } };
 }
 

@@ -53,6 +53,7 @@ export function configure(command: Command, run: Runner): void {
       exampleText(
         `engram ${command.name()} "authentication flow" | llm "Summarise how login works"`,
         `engram ${command.name()} "database schema" --budget 800 --mode hybrid`,
+        `engram ${command.name()} "automobile wheels" --search-mode semantic`,
         ...(command.name() === 'push' ? ['engram push "how does auth work" --source src/auth docs/*.md | llm'] : []),
       ),
     )
