@@ -51,6 +51,10 @@ test('parseEmbedderSpec: missing parts and unknown kinds are PARAM_ERROR with th
   invalid('openai:m@localhost:1234/v1', /needs http:\/\/ or https:\/\//);
   invalid('openai:m@10.0.0.2:8080', /needs http:\/\/ or https:\/\//);
   invalid('ollama:m@localhost', /needs http:\/\/ or https:\/\//);
+  // A URL of another scheme is refused by both kinds, not read as a model name at the default URL.
+  invalid('ollama:x@ftp://h', /needs http:\/\/ or https:\/\//);
+  invalid('openai:x@ftp://h/v1', /needs http:\/\/ or https:\/\//);
+  invalid('ollama:m@q8_0@file:///tmp/s', /needs http:\/\/ or https:\/\//);
   invalid('nomic-embed-text', /no kind before a colon/);
   invalid('', /no kind before a colon/);
 });

@@ -45,10 +45,12 @@ function badSpec(spec: string, why: string): EngramError {
 /**
  * `MODEL@URL` → model and URL: the first `@` followed by `http://` or `https://` splits them, since
  * model names may hold `@` (LM Studio's `…@q8_0`). An `@host:port` without a scheme is refused
- * rather than read as part of the model name (it would send the request, and the key, elsewhere).
+ * rather than read as part of the model name (it would send the request, and the key, elsewhere),
+ * and so is a URL of another scheme (`@ftp://…`).
  */
 function modelAndUrl(spec: string, rest: string, fallback: string): { model: string; url: string } {
-  if (/@(?!https?:\/\/)[\w.-]+:\d+(?:\/|$)/i.test(rest) || /@localhost(?:[:/]|$)/i.test(rest)) {
+  const elsewhere = [/@(?!https?:\/\/)[\w.-]+:\d+(?:\/|$)/i, /@localhost(?:[:/]|$)/i, /@(?!https?:\/\/)[a-z][\w+.-]*:\/\//i];
+  if (elsewhere.some((pattern) => pattern.test(rest))) {
     throw badSpec(spec, 'the URL after @ needs http:// or https://');
   }
   const at = rest.search(/@https?:\/\//);
