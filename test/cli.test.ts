@@ -329,3 +329,31 @@ test('a reader that closes early (engram export | head -1) ends the command quie
   const help = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" help put | head -1`], { encoding: 'utf8' });
   assert.doesNotMatch(help.stderr, /EPIPE|Error/);
 });
+
+test('"embedder" in .engram/config.json: null is none; another type is a PARAM_ERROR naming the file, unless a flag or variable names the embedder', (t) => {
+  const dir = tempDir(t);
+  cli(['init'], { cwd: dir });
+  const config = join(dir, '.engram', 'config.json');
+  writeFileSync(config, '{"embedder": null}\n');
+  const put = cli(['put', '--content', 'no embedder configured'], { cwd: dir });
+  assert.equal(put.code, 0, put.stderr);
+  assert.equal((cli(['stats'], { cwd: dir }).json?.vectors as { embedder: unknown }).embedder, null);
+  for (const value of ['42', '[]', '{"kind": "ollama"}']) {
+    writeFileSync(config, `{"embedder": ${value}}\n`);
+    const refused = cli(['put', '--content', 'blocked by the config'], { cwd: dir });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.equal(refused.error?.error, 'PARAM_ERROR');
+    assert.match(String(refused.error?.message), /config\.json: embedder must be a string or null, not an? (number|array|object)$/);
+    assert.match(String(refused.error?.hint), /model2vec:PATH/);
+    assert.doesNotMatch(refused.stderr, /\n\s+at /);
+    // The flag and the variable come first: the config value is then no obstacle.
+    const flagged = cli(['--embedder', 'none', 'put', '--content', `flag over ${value}`], { cwd: dir });
+    assert.equal(flagged.code, 0, flagged.stderr);
+    const listed = cli(['list'], { cwd: dir, env: { ENGRAM_EMBEDDER: 'none' } });
+    assert.equal(listed.code, 0, listed.stderr);
+  }
+  writeFileSync(config, '{"fts_tokenizer": 7}\n');
+  const other = cli(['list'], { cwd: dir });
+  assert.equal(other.error?.error, 'PARAM_ERROR');
+  assert.match(String(other.error?.hint), /engram init/);
+});

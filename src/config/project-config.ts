@@ -9,8 +9,13 @@ import { FTS_TOKENIZER_NAMES } from './fts-tokenizer.js';
 
 export const projectConfigSchema = z.object({
   fts_tokenizer: z.enum(FTS_TOKENIZER_NAMES).optional(),
-  /** The embedder (`model2vec:PATH`, `ollama:MODEL[@URL]`, `openai:MODEL[@BASE_URL]`), after the flag and variable. */
-  embedder: z.string().optional(),
+  /**
+   * The embedder (`model2vec:PATH`, `ollama:MODEL[@URL]`, `openai:MODEL[@BASE_URL]`; null or
+   * `none` for none), after the flag and variable. Checked by {@link readProjectConfig} apart from
+   * the other keys: a value of another type fails only where it is used, not while a flag or
+   * variable names the embedder.
+   */
+  embedder: z.unknown().optional(),
   /** Automatic consolidation after writes: `false` turns it off; the fields override the defaults. */
   auto_consolidate: z
     .union([
@@ -23,7 +28,20 @@ export const projectConfigSchema = z.object({
     .optional(),
 });
 
-export type ProjectConfig = z.output<typeof projectConfigSchema>;
+export type ProjectConfig = Omit<z.output<typeof projectConfigSchema>, 'embedder'> & {
+  /** The spelling; null for none; the PARAM_ERROR to throw where it is used when the file holds another type. */
+  embedder?: string | null | EngramError;
+};
+
+/** `"embedder"` of the file at `path` as {@link ProjectConfig} keeps it. */
+function embedderValue(value: unknown, path: string): string | null | EngramError {
+  if (value === null || typeof value === 'string') return value;
+  const found = Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  return new EngramError('PARAM_ERROR', `Invalid ${path}: embedder must be a string or null, not ${found}`, {
+    hint: 'Set "embedder" to model2vec:PATH, ollama:MODEL[@URL], openai:MODEL[@BASE_URL], "none" or null, or remove it.',
+    details: { path, key: 'embedder' },
+  });
+}
 
 /** Reads and validates a config file; a missing file is an empty config. */
 export function readProjectConfig(path: string): ProjectConfig {
@@ -49,9 +67,11 @@ export function readProjectConfig(path: string): ProjectConfig {
     throw new EngramError(
       'PARAM_ERROR',
       `Invalid ${path}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+      { hint: FIX_HINTS.rewrite_config, fix: 'rewrite_config', details: { path } },
     );
   }
-  return parsed.data;
+  const { embedder, ...config } = parsed.data;
+  return embedder === undefined ? config : { ...config, embedder: embedderValue(embedder, path) };
 }
 
 export interface AutoConsolidateSettings {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { EngramError } from '../errors.js';
 import { anchorModelPath, createSettings } from './settings.js';
 
 const cwd = '/work/project';
@@ -55,6 +56,14 @@ test('the embedder: --embedder > ENGRAM_EMBEDDER > config; none turns it off; th
   const both = { ENGRAM_EMBED_API_KEY: 'k-engram', OPENAI_API_KEY: 'k-openai' };
   assert.equal(createSettings({ env: both, cwd }).embedder(config)?.apiKey, 'k-engram');
   assert.equal(createSettings({ env: {}, cwd }).embedder(config)?.apiKey, undefined);
+});
+
+test('the config\'s embedder: null is none; a value of another type fails only when it is the one used', () => {
+  assert.equal(createSettings({ env: {}, cwd }).embedder({ embedder: null }), undefined);
+  const invalid = { embedder: new EngramError('PARAM_ERROR', 'Invalid /p/.engram/config.json: embedder must be a string or null, not a number') };
+  assert.throws(() => createSettings({ env: {}, cwd }).embedder(invalid), { code: 'PARAM_ERROR', message: /config\.json: embedder/ });
+  assert.equal(createSettings({ env: { ENGRAM_EMBEDDER: 'ollama:m' }, cwd }).embedder(invalid)?.spec, 'ollama:m');
+  assert.equal(createSettings({ env: {}, cwd, flags: { embedder: 'none' } }).embedder(invalid), undefined);
 });
 
 test('a relative model2vec path is made absolute: the flag and the variable against the working directory', () => {

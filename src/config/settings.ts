@@ -82,7 +82,8 @@ export interface Settings {
   projectConfig(path: string): Promise<ProjectConfig>;
   /**
    * The embedder: `--embedder` > `ENGRAM_EMBEDDER` > the store's config (`"embedder"`); undefined
-   * when none is set (or set to `none` / empty): search stays lexical. A relative
+   * when none is set (or set to `none`, empty, or null in the config): search stays lexical. A
+   * config value of another type is a PARAM_ERROR here, when neither the flag nor the variable is set. A relative
    * `model2vec:PATH` from the flag or the variable is made absolute against the working directory
    * (one from the config file was against the project already, by {@link storeConfig}).
    */
@@ -118,6 +119,13 @@ function budgetFromEnv(value: string | undefined): number | undefined {
   const n = Number(value);
   if (Number.isInteger(n) && n >= 1) return n;
   throw new EngramError('PARAM_ERROR', `Invalid ENGRAM_BUDGET '${value}'`, { hint: 'Expected a whole number >= 1' });
+}
+
+/** The config's embedder spelling; undefined for none (null); its PARAM_ERROR when of another type. */
+function configEmbedder(config: ProjectConfig): string | undefined {
+  const value = config.embedder;
+  if (value instanceof EngramError) throw value;
+  return value === null || value === '' ? undefined : value;
 }
 
 /**
@@ -166,7 +174,7 @@ export function createSettings(sources: SettingsSources): Settings {
       const { readProjectConfig } = await import('./project-config.js');
       const config = readProjectConfig(join(dirname(storePath), CONFIG_FILE));
       const project = dirname(dirname(storePath));
-      if (config.embedder === undefined) return config;
+      if (typeof config.embedder !== 'string') return config;
       return { ...config, embedder: anchorModelPath(config.embedder, project) };
     },
     async projectConfig(path: string) {
@@ -178,7 +186,8 @@ export function createSettings(sources: SettingsSources): Settings {
       return autoConsolidateSettings(defaults, config, env.ENGRAM_AUTO_CONSOLIDATE);
     },
     embedder(config: ProjectConfig) {
-      const spec = [flags.embedder, env.ENGRAM_EMBEDDER, config.embedder].find((v) => v !== undefined && v !== '');
+      const spec = [flags.embedder, env.ENGRAM_EMBEDDER].find((v) => v !== undefined && v !== '')
+        ?? configEmbedder(config);
       if (spec === undefined || spec.trim().toLowerCase() === 'none') return undefined;
       const apiKey = env.ENGRAM_EMBED_API_KEY || env.OPENAI_API_KEY || undefined;
       return { spec: anchorModelPath(spec.trim(), cwd), apiKey };
