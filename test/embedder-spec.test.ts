@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OLLAMA_URL, OPENAI_URL, parseEmbedderSpec } from '../src/embed/embedder.js';
+import { lazyEmbedder } from '../src/embed/lazy-embedder.js';
 import { openEmbedder } from '../src/embed/open-embedder.js';
 import { isEngramError } from '../src/errors.js';
 import { inputOf, ollamaAnswer, openAiAnswer, startEmbedServer, vectorFor } from './embed-server.js';
@@ -89,4 +90,13 @@ test('openEmbedder: the timeout given bounds each request (the default would be 
   assert.ok(server.requests.length >= 2, `${server.requests.length} requests in 700 ms`);
   const gap = server.requests[1]!.at - server.requests[0]!.at;
   assert.ok(gap >= 200 && gap < 600, `timeout + backoff: ${gap} ms`);
+});
+
+test('lazyEmbedder: an HTTP spelling gives its final id before any contact; a Model2Vec one is provisional', () => {
+  const ollama = lazyEmbedder(' OLLAMA : m@q8_0@http://127.0.0.1:9/');
+  assert.equal(ollama.id, 'ollama:m@q8_0');
+  assert.equal(ollama.provisional, false);
+  assert.equal(lazyEmbedder('openai:e5@https://h/v1').id, 'openai:e5');
+  assert.equal(lazyEmbedder('model2vec:/models/potion').provisional, true);
+  assert.equal(lazyEmbedder('modle2vec:x').provisional, true);
 });

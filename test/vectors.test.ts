@@ -111,6 +111,11 @@ test('another model is not mixed in: embed refuses, doctor says so, --rebuild re
   const refused = await engram(db, ['embed'], env5);
   assert.equal(refused.error?.error, 'PARAM_ERROR', refused.stderr);
   assert.match(String(refused.error?.hint), /embed --rebuild/);
+  const searched = await engram(db, ['search', 'note'], env5);
+  assert.equal(searched.code, 0, searched.stderr);
+  assert.equal((await engram(db, ['embed'], { ENGRAM_EMBEDDER: `openai:wide@${five.url}/v1` })).code, 2);
+  // The spelled ids (ollama:wide, openai:wide) already differ from the stored vectors' model: no text was sent.
+  assert.equal(five.requests.length, 0);
   const doctor = await engram(db, ['doctor'], env5);
   assert.equal(doctor.code, 4);
   assert.match(JSON.stringify(doctor.json?.problems), /embed --rebuild/);

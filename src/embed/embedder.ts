@@ -17,6 +17,12 @@ export interface Embedder {
    * it: the same model behind another address makes the same vectors).
    */
   readonly id: string;
+  /**
+   * True while `id` is only the spelling's guess and the real one is known once the embedder has
+   * answered (a Model2Vec model not loaded yet: its id holds a hash of its files). An HTTP
+   * embedder's id comes from its spelling and is final before any contact.
+   */
+  readonly provisional?: boolean;
   /** The vector dimension; undefined for a remote model until its first answer. */
   readonly dimensions: number | undefined;
   /**
@@ -99,4 +105,21 @@ export function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
   return sum;
+}
+
+/**
+ * The id the spelling gives without opening anything: final for the HTTP kinds (`ollama:MODEL`,
+ * `openai:MODEL`, whatever the URL), undefined for a Model2Vec directory (its id is known once
+ * loaded) and for a spelling that does not parse.
+ *
+ * @example
+ * spelledId('ollama:nomic-embed-text@http://gpu:11434'); // 'ollama:nomic-embed-text'
+ */
+export function spelledId(spec: string): string | undefined {
+  try {
+    const parsed = parseEmbedderSpec(spec);
+    return parsed.kind === 'model2vec' ? undefined : `${parsed.kind}:${parsed.model}`;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,10 +2,10 @@
  * An embedder opened on first use: a run that writes nothing, or a command that embeds nothing,
  * never loads a Model2Vec model nor builds an HTTP client, and a malformed spelling fails only
  * the first embedding (as EMBEDDER_UNAVAILABLE inside a write, which then leaves items pending).
- * Until it is opened, `id` is the spelling's own (`ollama:MODEL`, `model2vec:PATH`) and
- * `dimensions` is undefined.
+ * Until it is opened, `dimensions` is undefined and `id` is the spelling's: final for the HTTP
+ * kinds (`ollama:MODEL`), provisional for `model2vec:PATH` or a spelling that does not parse.
  */
-import type { Embedder } from './embedder.js';
+import { type Embedder, spelledId } from './embedder.js';
 import { openEmbedder, type OpenEmbedderOptions } from './open-embedder.js';
 
 /**
@@ -18,10 +18,14 @@ import { openEmbedder, type OpenEmbedderOptions } from './open-embedder.js';
 export function lazyEmbedder(spec: string, options: OpenEmbedderOptions = {}): Embedder {
   let opening: Promise<Embedder> | undefined;
   let opened: Embedder | undefined;
-  const provisional = spec.replace(/@.*$/, '');
+  const spelled = spelledId(spec);
+  const guess = spelled ?? spec.replace(/@.*$/, '');
   return {
     get id() {
-      return opened?.id ?? provisional;
+      return opened?.id ?? guess;
+    },
+    get provisional() {
+      return opened === undefined && spelled === undefined;
     },
     get dimensions() {
       return opened?.dimensions;

@@ -50,13 +50,17 @@ export function modelMismatch(
   );
 }
 
-/** Fails with a model mismatch when the embedder is known not to make the recorded vectors. */
+/**
+ * Fails with a model mismatch when the embedder is known not to make the recorded vectors. An id
+ * known before any contact (the HTTP kinds: from the spelling) is compared before any text is
+ * sent; a provisional one (a Model2Vec model not loaded yet) once the embedder has answered.
+ */
 async function checkModel(store: Store, embedder: Embedder, vectorLength?: number): Promise<VectorModel | undefined> {
   const recorded = await store.vectors?.model();
   const dimensions = vectorLength ?? embedder.dimensions;
-  // Before an embedder has answered (opened lazily), its id may be provisional: checked after.
-  if (recorded === undefined || dimensions === undefined) return recorded;
-  if (recorded.id !== embedder.id || (dimensions !== undefined && dimensions !== recorded.dimensions)) {
+  if (recorded === undefined) return recorded;
+  const otherId = embedder.provisional !== true && recorded.id !== embedder.id;
+  if (otherId || (dimensions !== undefined && dimensions !== recorded.dimensions)) {
     throw modelMismatch(recorded, { id: embedder.id, dimensions });
   }
   return recorded;

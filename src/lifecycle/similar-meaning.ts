@@ -30,8 +30,8 @@ export async function vectorForSimilar(ctx: OperationContext, text: string): Pro
   if (embedder === undefined || vectors === undefined) return undefined;
   const model = await vectors.model();
   if (model === undefined || (await vectors.count()) === 0) return undefined;
-  // An embedder not opened yet may report a provisional id: compared again after it answers.
-  if (embedder.dimensions !== undefined && model.id !== embedder.id) return undefined;
+  // A provisional id (a Model2Vec model not loaded yet) is compared again after it answers.
+  if (embedder.provisional !== true && model.id !== embedder.id) return undefined;
   try {
     const [vector] = await embedder.embed([text], { signal: AbortSignal.timeout(WRITE_EMBED_TIMEOUT_MS) });
     return vector !== undefined && model.id === embedder.id && vector.length === model.dimensions ? vector : undefined;

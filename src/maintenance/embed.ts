@@ -119,6 +119,10 @@ async function confirm(
   signalled: { signal?: AbortSignal },
 ): Promise<void> {
   const embedder = ctx.embedder!;
+  // An id known from the spelling alone tells another model without contacting the embedder.
+  if (model !== undefined && embedder.provisional !== true && model.id !== embedder.id) {
+    throw modelMismatch(model, { id: embedder.id, dimensions: embedder.dimensions });
+  }
   const dimensions = embedder.dimensions ?? (await embedder.embed(['dimension probe'], signalled))[0]?.length;
   if (model !== undefined && (model.id !== embedder.id || model.dimensions !== dimensions)) {
     throw modelMismatch(model, { id: embedder.id, dimensions });

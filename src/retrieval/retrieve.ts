@@ -64,7 +64,8 @@ async function unusable(ctx: OperationContext, asked: RetrievalMode): Promise<En
   if (vectors === undefined) return refuse('this store has no vector index');
   const model = await vectors.model();
   if (model === undefined || (await vectors.count()) === 0) return refuse('the store holds no vectors yet');
-  if (embedder.dimensions !== undefined && model.id !== embedder.id) return modelMismatch(model, embedder);
+  // An id known without contacting the embedder is compared before the query is sent to it.
+  if (embedder.provisional !== true && model.id !== embedder.id) return modelMismatch(model, embedder);
   return undefined;
 }
 
