@@ -44,6 +44,7 @@ export type {
   HitExplain, RetrievalMode, RetrievalStage, SearchHit, SearchInput, SearchResult, SearchStage,
 } from './retrieval/search.js';
 export type { DoctorReport } from './maintenance/doctor.js';
+export type { EmbedderHealth } from './maintenance/embedder-health.js';
 export type { ExportOptions } from './maintenance/export.js';
 export type { ReindexOptions, ReindexResult } from './maintenance/reindex.js';
 export type { ReviewOptions } from './maintenance/review.js';

@@ -114,17 +114,46 @@ test('another model is not mixed in: embed refuses, doctor says so, --rebuild re
   const searched = await engram(db, ['search', 'note'], env5);
   assert.equal(searched.code, 0, searched.stderr);
   assert.equal((await engram(db, ['embed'], { ENGRAM_EMBEDDER: `openai:wide@${five.url}/v1` })).code, 2);
-  // The spelled ids (ollama:wide, openai:wide) already differ from the stored vectors' model: no text was sent.
-  assert.equal(five.requests.length, 0);
   const doctor = await engram(db, ['doctor'], env5);
   assert.equal(doctor.code, 4);
   assert.match(JSON.stringify(doctor.json?.problems), /embed --rebuild/);
+  assert.deepEqual(doctor.json?.embedder, { id: 'ollama:wide', status: 'mismatch', dimensions: null });
+  // The spelled ids (ollama:wide, openai:wide) already differ from the stored vectors' model: nothing was sent.
+  assert.equal(five.requests.length, 0);
   assert.deepEqual((await engram(db, ['stats'])).json?.vectors,
     { model: 'ollama:m', dimensions: 3, vectors: 1, pending: 1, embedder: null });
   const rebuilt = await engram(db, ['embed', '--rebuild'], env5);
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
   assert.deepEqual(rebuilt.json, { ok: true, embedder: 'ollama:wide', dimensions: 5, rebuilt: true, embedded: 2, vectors: 2, pending: 0 });
   assert.equal((await engram(db, ['doctor'], env5)).code, 0);
+});
+
+test('doctor reports the configured embedder: misspelled or unloadable is a problem, another spelled model too, silence is not', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const server = await ollama(3);
+  const hanging = await startEmbedServer(() => 'hang');
+  t.after(() => Promise.all([server.close(), hanging.close()]));
+  assert.equal((await engram(db, ['put', '--content', 'a stored note'], { ENGRAM_EMBEDDER: `ollama:m@${server.url}` })).code, 0);
+  const healthy = await engram(db, ['doctor'], { ENGRAM_EMBEDDER: `ollama:m@${server.url}` });
+  assert.equal(healthy.code, 0, healthy.stdout);
+  assert.deepEqual(healthy.json?.embedder, { id: 'ollama:m', status: 'ok', dimensions: 3 });
+  const text = await engram(db, ['doctor', '--format', 'text'], { ENGRAM_EMBEDDER: `ollama:m@${server.url}` });
+  assert.match(text.stdout, /^embedder\s+ollama:m \(3 dimensions\), ok$/m);
+  for (const spec of ['modle2vec:x', `model2vec:${join(tempDir(t), 'no-such-model')}`]) {
+    const run = await engram(db, ['--embedder', spec, 'doctor']);
+    assert.equal(run.code, 4, `${spec}: ${run.stdout}`);
+    assert.equal((run.json?.embedder as { status: string }).status, 'invalid');
+    assert.match(JSON.stringify(run.json?.problems), /embedder: (Invalid embedder|Model2Vec model directory)/);
+  }
+  // The server does not answer, but the spelled id already names another model than the stored vectors'.
+  const other = await engram(db, ['doctor'], { ENGRAM_EMBEDDER: `ollama:other@${hanging.url}` });
+  assert.equal(other.code, 4, other.stdout);
+  assert.deepEqual(other.json?.embedder, { id: 'ollama:other', status: 'mismatch', dimensions: null });
+  assert.equal(hanging.requests.length, 0);
+  // The right model, not answering: reported, not a problem of the store.
+  const silent = await engram(db, ['doctor'], { ENGRAM_EMBEDDER: `ollama:m@http://127.0.0.1:${await closedPort()}` });
+  assert.equal(silent.code, 0, silent.stdout);
+  assert.equal((silent.json?.embedder as { status: string }).status, 'unavailable');
 });
 
 test('an embed run that fails part-way keeps its committed batches; the next run resumes', async (t) => {

@@ -8,8 +8,8 @@ import { toEngramError } from '../errors.js';
 import type { HealthCheck } from '../store/store.js';
 import type { VectorStats } from '../types.js';
 import { sha256 } from '../util/hash.js';
-import { EMBED_ON_WRITE_MS } from '../items/embed-items.js';
 import { vectorStats } from './embed.js';
+import { type EmbedderHealth, embedderHealth } from './embedder-health.js';
 
 export interface DoctorReport {
   ok: boolean;
@@ -24,6 +24,8 @@ export interface DoctorReport {
   content_hashes: { checked: number; mismatched: string[] };
   /** The vectors, when the store keeps them: model, count, pending items, configured embedder. */
   vectors?: VectorStats;
+  /** The configured embedder's state (see {@link EmbedderHealth}); absent without one. */
+  embedder?: EmbedderHealth;
   problems: string[];
 }
 
@@ -60,37 +62,29 @@ export async function doctor(ctx: OperationContext): Promise<DoctorReport> {
     problems.push(`full-text index has ${health.indexed} rows for ${health.items} items: run \`engram reindex\``);
   }
   const content_hashes = await checkContentHashes(ctx, problems);
-  const vectors = await checkVectors(ctx, checks, problems);
+  const { vectors, embedder } = await checkVectors(ctx, checks, problems);
   const report = { ok: problems.length === 0, schema_version, fts_tokenizer, ...health, content_hashes };
-  return vectors === undefined ? { ...report, problems } : { ...report, vectors, problems };
+  const optional = { ...(vectors === undefined ? {} : { vectors }), ...(embedder === undefined ? {} : { embedder }) };
+  return { ...report, ...optional, problems };
 }
 
 /**
- * The vector figures, the store's `vectors` check, and whether the configured embedder makes the
- * stored vectors (another model needs a rebuild). Pending items are work to do, not a problem.
+ * The vector figures, the store's `vectors` check, and the configured embedder's state: unusable,
+ * or of another model than the stored vectors (a rebuild is needed), is a problem. Pending items
+ * are work to do, and an embedder that does not answer is not the store's problem.
  */
 async function checkVectors(
   ctx: OperationContext,
   checks: readonly HealthCheck[],
   problems: string[],
-): Promise<VectorStats | undefined> {
+): Promise<{ vectors?: VectorStats | undefined; embedder?: EmbedderHealth }> {
   for (const problem of checks.find((c) => c.name === 'vectors')?.problems ?? []) problems.push(`vectors: ${problem}`);
   const vectors = await vectorStats(ctx);
-  const { embedder } = ctx;
-  if (vectors === undefined || embedder === undefined || vectors.model === null) return vectors;
-  // One short probe tells the embedder's real model and dimension (a lazily opened one's id may
-  // be provisional); an embedder that does not answer is not the store's problem.
-  const dimensions = await embedder
-    .embed(['dimension probe'], { signal: AbortSignal.timeout(EMBED_ON_WRITE_MS) })
-    .then(([probe]) => probe?.length, () => undefined);
-  if (dimensions === undefined) return { ...vectors, embedder: embedder.id };
-  if (vectors.model !== embedder.id || dimensions !== vectors.dimensions) {
-    problems.push(
-      `vectors come from ${vectors.model} (${vectors.dimensions} dimensions) but the embedder is ${embedder.id}: `
-      + 'run `engram embed --rebuild`',
-    );
-  }
-  return { ...vectors, embedder: embedder.id };
+  if (ctx.embedder === undefined) return { vectors };
+  const recorded = vectors?.model == null ? undefined : { id: vectors.model, dimensions: vectors.dimensions ?? 0 };
+  const embedder = await embedderHealth(ctx.embedder, recorded, problems);
+  // A Model2Vec model's id is known once it is loaded: the figures name it as the probe found it.
+  return { vectors: vectors && { ...vectors, embedder: embedder.id }, embedder };
 }
 
 /** The store's named checks in the report's fields. */

@@ -37,6 +37,12 @@ export function doctorView(d: DoctorReport, p: Palette): string {
     const model = v.model === null ? 'no model yet' : `${v.model} (${v.dimensions} dimensions)`;
     lines.push(`${p.dim('vectors'.padEnd(16))}${v.vectors} stored, ${v.pending} pending, ${model}`);
   }
+  const e = d.embedder;
+  if (e !== undefined) {
+    const dims = e.dimensions === null ? '' : ` (${e.dimensions} dimensions)`;
+    const why = e.error === undefined ? '' : `: ${e.error}`;
+    lines.push(`${p.dim('embedder'.padEnd(16))}${e.id}${dims}, ${e.status === 'mismatch' || e.status === 'invalid' ? p.red(e.status) : e.status}${why}`);
+  }
   const verdict = d.problems.length === 0 ? 'ok' : d.problems.map((m) => `${p.red('problem')} ${m}`).join('\n');
   return `${lines.join('\n')}\n${verdict}`;
 }
