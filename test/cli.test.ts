@@ -155,6 +155,14 @@ test('every error code has its exit code, a JSON error on stderr and nothing on 
   assert.equal(conflict.error?.current_version, 2);
   const badEnum = cli(['put', '--db', db, '--tier', 'eternal', '--content', 'x']);
   assert.equal(badEnum.error?.hint, 'Valid values: stm, mtm, ltm, episodic, semantic, permanent');
+  // recall's and push's --mode is the output form: a retrieval mode given to it points at --search-mode.
+  for (const command of ['recall', 'push']) {
+    const retrieval = cli([command, '--db', db, 'x', '--mode', 'semantic']);
+    assert.equal(retrieval.error?.error, 'PARAM_ERROR');
+    assert.match(String(retrieval.error?.hint), /^Valid values: inject, catalog, hybrid\. .*retrieval mode .* is --search-mode\.$/);
+  }
+  assert.equal(cli(['recall', '--db', db, 'x', '--mode', 'bogus']).error?.hint, 'Valid values: inject, catalog, hybrid');
+  assert.match(cli(['recall', '--help']).stdout, /--mode <mode>\s+output form: [^]*--search-mode/);
   const unknown = cli(['put', '--db', db, '--colour', 'red']);
   assert.match(String(unknown.error?.hint), /--content/);
   const flags = (run: ReturnType<typeof cli>) => String(run.error?.hint).replace(/^.*: /, '').split(', ');

@@ -15,14 +15,22 @@ function paramError(flag: string, value: string, hint: string): never {
   });
 }
 
-/** `--flag <value>` restricted to `values`. */
-export function enumOption(flags: string, description: string, values: readonly string[]): Option {
+/**
+ * `--flag <value>` restricted to `values`; a value of `elsewhere` (one that belongs to another
+ * flag) adds that sentence to the hint.
+ */
+export function enumOption(
+  flags: string,
+  description: string,
+  values: readonly string[],
+  elsewhere: Readonly<Record<string, string>> = {},
+): Option {
   const option = new Option(flags, `${description} (${values.join('|')})`);
-  return option.argParser((value: string) =>
-    values.includes(value)
-      ? value
-      : paramError(option.long ?? flags, value, `Valid values: ${values.join(', ')}`),
-  );
+  return option.argParser((value: string) => {
+    if (values.includes(value)) return value;
+    const pointer = Object.hasOwn(elsewhere, value) ? `. ${elsewhere[value]}` : '';
+    return paramError(option.long ?? flags, value, `Valid values: ${values.join(', ')}${pointer}`);
+  });
 }
 
 /** `--flag <n>`: a whole number >= `min`. */

@@ -24,15 +24,19 @@ interface RecallFlags {
   searchMode?: RetrievalMode;
 }
 
+/** The hint's pointer when `--mode` is given a retrieval mode. */
+const SEARCH_MODE_POINTER = '--mode is the output form; the retrieval mode (lexical, semantic, hybrid) is --search-mode.';
+
 export function configure(command: Command, run: Runner): void {
   command
     .argument('<query>', 'what the prompt is about')
     .addOption(intOption('--budget <tokens>', 'token budget, estimated as characters/4 (default 1500, ENGRAM_BUDGET)', 1))
-    .addOption(enumOption('--mode <mode>', 'block, list of candidates, or block plus what did not fit', [
-      'inject',
-      'catalog',
-      'hybrid',
-    ]))
+    .addOption(enumOption(
+      '--mode <mode>',
+      'output form: block, list of candidates, or block plus what did not fit (how matches are found is --search-mode)',
+      ['inject', 'catalog', 'hybrid'],
+      { lexical: SEARCH_MODE_POINTER, semantic: SEARCH_MODE_POINTER },
+    ))
     .addOption(enumOption(
       '--search-mode <mode>',
       'how matches are found: lexical, semantic (needs vectors) or hybrid; default hybrid when vectors match the embedder',
