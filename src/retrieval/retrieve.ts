@@ -49,8 +49,9 @@ export interface Retrieved {
 
 /**
  * Why semantic retrieval cannot run (the error an explicit mode fails with), or undefined when it
- * may. An embedder not opened yet (`dimensions` undefined) may report a provisional id: its model
- * is compared again once it has embedded the query.
+ * may. An HTTP embedder's id is known from its spelling, so another model is refused before the
+ * query is sent; a provisional id (a Model2Vec model not loaded yet) is compared again once it has
+ * embedded the query.
  */
 async function unusable(ctx: OperationContext, asked: RetrievalMode): Promise<EngramError | undefined> {
   const { embedder } = ctx;
