@@ -229,3 +229,65 @@ test('engram embed with nothing pending asks the embedder once: its model id, or
   assert.deepEqual(fresh.json, { ok: true, embedder: 'ollama:m', dimensions: 3, rebuilt: false, embedded: 0, vectors: 0, pending: 0 });
   assert.equal(server.requests.length, 1);
 });
+
+test('an embedder answering zero vectors: the items are embedded without a vector, match nothing and are not retried', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const good = await ollama(3);
+  const zero = await startEmbedServer((request) => ({ body: ollamaAnswer(inputOf(request).map(() => [0, 0, 0])) }));
+  t.after(() => Promise.all([good.close(), zero.close()]));
+  assert.equal((await engram(db, ['put', '--content', 'a real note'], { ENGRAM_EMBEDDER: `ollama:m@${good.url}` })).code, 0);
+  const env = { ENGRAM_EMBEDDER: `ollama:m@${zero.url}` };
+  const put = await engram(db, ['put', '--content', 'a note the model cannot read'], env);
+  assert.equal(put.code, 0, put.stderr);
+  assert.deepEqual(put.json?.similar ?? [], [], 'a zero vector is alike to nothing');
+  assert.deepEqual((await engram(db, ['stats'])).json?.vectors,
+    { model: 'ollama:m', dimensions: 3, vectors: 1, pending: 0, embedder: null });
+  const requests = zero.requests.length;
+  const embed = await engram(db, ['embed'], env);
+  assert.equal(embed.json?.embedded, 0, embed.stderr);
+  assert.equal(zero.requests.length, requests + 1, 'only the model probe: nothing is sent again');
+  const semantic = await engram(db, ['search', 'anything', '--mode', 'semantic'], env);
+  assert.equal(semantic.code, 0, semantic.stderr);
+  assert.deepEqual(semantic.json?.items, []);
+  const doctor = await engram(db, ['doctor'], env);
+  assert.equal(doctor.code, 0, doctor.stdout);
+});
+
+test('a rebuild whose embedder fails on the first batch leaves the old model and vectors as they were', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const three = await ollama(3);
+  // The probe is answered with 5 dimensions; the first batch with vectors of mixed dimensions.
+  const broken = await startEmbedServer((request, n) => ({
+    body: ollamaAnswer(inputOf(request).map((text, i) => vectorFor(text, n === 0 || i === 0 ? 5 : 4))),
+  }));
+  t.after(() => Promise.all([three.close(), broken.close()]));
+  const env3 = { ENGRAM_EMBEDDER: `ollama:m@${three.url}` };
+  for (const content of ['first note', 'second note']) assert.equal((await engram(db, ['put', '--content', content], env3)).code, 0);
+  const before = (await engram(db, ['stats'])).json?.vectors;
+  assert.deepEqual(before, { model: 'ollama:m', dimensions: 3, vectors: 2, pending: 0, embedder: null });
+  const failed = await engram(db, ['embed', '--rebuild'], { ENGRAM_EMBEDDER: `ollama:wide@${broken.url}` });
+  assert.equal(failed.code, 1, failed.stdout);
+  assert.equal(failed.error?.error, 'EMBEDDER_UNAVAILABLE');
+  assert.deepEqual((await engram(db, ['stats'])).json?.vectors, before);
+  assert.equal((await engram(db, ['doctor'], env3)).code, 0);
+});
+
+test('vectors of more dimensions than sqlite-vec holds are the embedder\'s fault; the write succeeds, pending', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const huge = await startEmbedServer((request) => ({
+    body: ollamaAnswer(inputOf(request).map(() => Array.from({ length: 200_000 }, (_, i) => (i % 7) + 1))),
+  }));
+  t.after(() => huge.close());
+  const env = { ENGRAM_EMBEDDER: `ollama:huge@${huge.url}` };
+  const put = await engram(db, ['put', '--content', 'a note for a huge model'], env);
+  assert.equal(put.code, 0, put.stderr);
+  assert.match(String((put.json?.embedding as { warning?: string }).warning), /pending: .*200000 dimensions/);
+  const embed = await engram(db, ['embed'], env);
+  assert.equal(embed.code, 1, embed.stdout);
+  assert.equal(embed.error?.error, 'EMBEDDER_UNAVAILABLE');
+  assert.match(String(embed.error?.message), /200000 dimensions/);
+  const rebuild = await engram(db, ['embed', '--rebuild'], env);
+  assert.equal(rebuild.error?.error, 'EMBEDDER_UNAVAILABLE', rebuild.stdout);
+  assert.deepEqual((await engram(db, ['stats'])).json?.vectors,
+    { model: null, dimensions: null, vectors: 0, pending: 1, embedder: null });
+});
