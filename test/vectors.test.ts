@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { test } from 'node:test';
 import { loadModel2Vec } from '../src/embed/model2vec.js';
 import { openEmbedder } from '../src/embed/open-embedder.js';
@@ -290,4 +292,25 @@ test('vectors of more dimensions than sqlite-vec holds are the embedder\'s fault
   assert.equal(rebuild.error?.error, 'EMBEDDER_UNAVAILABLE', rebuild.stdout);
   assert.deepEqual((await engram(db, ['stats'])).json?.vectors,
     { model: null, dimensions: null, vectors: 0, pending: 1, embedder: null });
+});
+
+test('a zero vector stored before the fix (sqlite-vec gives it no distance) is never a hit nor scored 1', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const server = await ollama(3);
+  t.after(() => server.close());
+  const env = { ENGRAM_EMBEDDER: `ollama:m@${server.url}` };
+  for (const content of ['a real note', 'an old unreadable note']) assert.equal((await engram(db, ['put', '--content', content], env)).code, 0);
+  // What an older engram stored for a text without a known word: a zero vector in vec0.
+  const raw = new Database(db);
+  sqliteVec.load(raw);
+  const rowid = raw.prepare('SELECT rowid FROM memory_items WHERE content = ?').pluck().safeIntegers()
+    .get('an old unreadable note');
+  raw.prepare('DELETE FROM memory_vectors WHERE rowid = ?').run(rowid);
+  raw.prepare('INSERT INTO memory_vectors (rowid, embedding) VALUES (?, ?)').run(rowid, new Float32Array([0, 0, 0]));
+  raw.close();
+  const found = await engram(db, ['search', 'zzz', '--mode', 'semantic', '--explain'], env);
+  assert.equal(found.code, 0, found.stderr);
+  const items = found.json?.items as { content: string; explain?: { similarity?: number } }[];
+  assert.ok(!items.some((i) => i.content === 'an old unreadable note'), JSON.stringify(items));
+  assert.ok(items.every((i) => (i.explain?.similarity ?? 0) < 1 || i.content === 'zzz'), JSON.stringify(items));
 });

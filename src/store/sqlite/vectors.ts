@@ -116,9 +116,12 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
     hasTable() ? (prepare(`SELECT count(*) FROM ${VECTOR_TABLE}_rowids`).pluck().get() as number) : 0;
 
   const rows = (sql: string, ...params: unknown[]) =>
-    prepare(sql).all(...params) as (ItemRow & { distance: number })[];
-  const scored = (list: (ItemRow & { distance: number })[]): ScoredItem[] =>
-    list.map((row) => ({ item: rowToItem(row), score: 1 - row.distance }));
+    prepare(sql).all(...params) as (ItemRow & { distance: number | null })[];
+  // sqlite-vec gives a stored vector without a direction (a zero one, written before they were
+  // refused) no distance (null): it is no hit, never one at similarity 1 - null = 1.
+  const scored = (list: (ItemRow & { distance: number | null })[]): ScoredItem[] =>
+    list.filter((row) => typeof row.distance === 'number' && Number.isFinite(row.distance))
+      .map((row) => ({ item: rowToItem(row), score: 1 - (row.distance as number) }));
 
   /**
    * The KNN query over-fetches (filters drop some of the nearest); when too few of them match
@@ -138,7 +141,7 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
       `SELECT ${ITEM_FIELDS}, knn.distance AS distance FROM
          (SELECT rowid AS rid, distance FROM ${VECTOR_TABLE} WHERE embedding MATCH ? AND k = ?) AS knn
        CROSS JOIN memory_items i ON i.rowid = knn.rid WHERE 1 ${filterSql}
-       ORDER BY knn.distance, i.id LIMIT ?`,
+       ORDER BY knn.distance IS NULL, knn.distance, i.id LIMIT ?`,
       vector, k, ...where.params, limit,
     );
     const stored = storedCount();
@@ -147,7 +150,7 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
       `SELECT ${ITEM_FIELDS}, vec_distance_cosine(v.embedding, ?) AS distance FROM memory_items i
        CROSS JOIN memory_vector_rows r ON r.item_rowid = i.rowid
        CROSS JOIN ${VECTOR_TABLE} v ON v.rowid = i.rowid ${where.where}
-       ORDER BY distance, i.id LIMIT ?`,
+       ORDER BY distance IS NULL, distance, i.id LIMIT ?`,
       vector, ...where.params, limit,
     ));
   };
