@@ -36,7 +36,10 @@ export const QUERY_EMBED_TIMEOUT_MS = 5000;
 export interface RetrievalPlan {
   mode: RetrievalMode;
   vector?: Float32Array;
-  /** Why the read runs in another mode than the one it would have (the embedder failed). */
+  /**
+   * Why the read runs in another mode than the one it would have (the embedder failed), or why a
+   * semantic read has no vector (the query has no word the model knows: it finds nothing).
+   */
   warnings: string[];
 }
 
