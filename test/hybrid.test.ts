@@ -282,3 +282,36 @@ test('CLI: a malformed --embedder is a PARAM_ERROR when a mode is asked for; wit
   assert.equal(put.code, 0, put.stderr);
   assert.match(put.stderr, /vectors pending: Invalid embedder 'potion': no kind before a colon \(Write the embedder as model2vec:PATH/);
 });
+
+test('a text with no word the model knows gets no vector: it matches nothing, and a query like it reads lexically', async (t) => {
+  const { engram } = await withModel(t);
+  const { tires, pasta } = await fill(engram);
+  // Chinese and emoji: no token of the test model, so a zero vector, which is never stored.
+  const unknown = await engram.put({ content: '汉字笔记 🙂🙂' });
+  assert.equal(unknown.embedding?.warning, undefined);
+  assert.deepEqual(unknown.similar ?? [], [], 'nothing is alike in meaning to a text without a vector');
+  const stats = (await engram.stats()).vectors!;
+  assert.equal(stats.pending, 0, 'embedded without a vector: not pending');
+  assert.equal(stats.vectors, 3, 'only the vectors that mean something are counted');
+  for (const mode of ['semantic', 'hybrid'] as const) {
+    assert.ok(!ids(await engram.search({ query: QUERY, mode })).includes(unknown.item.id), mode);
+  }
+  assert.deepEqual((await engram.recall({ query: QUERY })).injected.map((e) => e.id), [tires]);
+  // A write alike to nothing the model knows reports no item of cosine 1.
+  const again = await engram.put({ content: '汉字 🙂' });
+  assert.deepEqual((again.similar ?? []).filter((s) => s.cosine !== undefined), []);
+  // A query with no known word: the default and hybrid read lexically, semantic finds nothing.
+  for (const mode of [undefined, 'hybrid'] as const) {
+    const result = await engram.search({ query: '🙂', mode });
+    assert.equal(result.mode, 'lexical');
+    assert.match(result.warnings?.[0] ?? '', /no word the model knows/);
+  }
+  const semantic = await engram.search({ query: '🙂', mode: 'semantic' });
+  assert.deepEqual(ids(semantic), []);
+  assert.match(semantic.warnings?.[0] ?? '', /no word the model knows/);
+  assert.ok(!ids(await engram.search({ query: 'pasta' })).includes(unknown.item.id));
+  assert.equal((await engram.search({ query: 'pasta' })).items[0]?.id, pasta);
+  // `embed` has nothing to do: the item without a vector is not sent again.
+  const doctor = await engram.doctor();
+  assert.equal(doctor.ok, true, JSON.stringify(doctor));
+});

@@ -212,7 +212,44 @@ export function runVectorContract(factory: VectorStoreFactory): void {
       await store.transaction(async (tx) => tx.vectors?.put(a.id, vec(1, 0, 0, 0), MODEL));
       const check = (await store.health()).find((c) => c.name === 'vectors');
       assert.equal(check?.ok, true, check?.problems.join('; '));
-      assert.deepEqual(check?.figures, { vectors: 1, pending: 1, dimensions: 4 });
+      assert.deepEqual(check?.figures, { vectors: 1, without_vector: 0, pending: 1, dimensions: 4 });
+    });
+
+    test('a vector without a direction marks its item embedded, is never a hit, and is never a query', async (t) => {
+      const opened = await openWithVectors(factory, t);
+      if (opened === undefined) return;
+      const [store, vectors] = opened;
+      const [a, zero, broken] = [item(), item(), item()];
+      await insertAll(store, a, zero, broken);
+      await store.transaction(async (tx) => {
+        await tx.vectors?.put(a.id, vec(1, 0, 0, 0), MODEL);
+        await tx.vectors?.put(zero.id, vec(0, 0, 0, 0), MODEL);
+        await tx.vectors?.put(broken.id, vec(Number.NaN, 1, 0, 0), MODEL);
+      });
+      assert.equal(await vectors.count(), 1, 'only the vector with a direction is counted');
+      assert.equal(await vectors.missingCount(), 0, 'none is pending');
+      assert.deepEqual((await vectors.nearest(vec(0, 1, 0, 0), {}, 10)).map((h) => h.item.id), [a.id]);
+      assert.deepEqual(await vectors.nearest(vec(0, 0, 0, 0), {}, 10), []);
+      assert.deepEqual(await vectors.nearest(vec(Number.NaN, 0, 0, 0), {}, 10), []);
+      // A later vector with a direction replaces the empty one.
+      await store.transaction(async (tx) => tx.vectors?.put(zero.id, vec(0, 1, 0, 0), MODEL));
+      assert.equal((await vectors.nearest(vec(0, 1, 0, 0), {}, 1))[0]?.item.id, zero.id);
+      const check = (await store.health()).find((c) => c.name === 'vectors');
+      assert.equal(check?.ok, true, check?.problems.join('; '));
+      assert.deepEqual(check?.figures, { vectors: 2, without_vector: 1, pending: 0, dimensions: 4 });
+    });
+
+    test('reset refuses a dimension the vector index cannot hold; nothing changes', async (t) => {
+      const opened = await openWithVectors(factory, t);
+      if (opened === undefined) return;
+      const [store, vectors] = opened;
+      const a = item();
+      await insertAll(store, a);
+      await store.transaction(async (tx) => tx.vectors?.put(a.id, vec(1, 0, 0, 0), MODEL));
+      await assert.rejects(store.transaction(async (tx) => tx.vectors?.reset({ id: 'test:huge', dimensions: 200_000 })),
+        (e: { code?: string }) => e.code === 'PARAM_ERROR');
+      assert.deepEqual(await vectors.model(), MODEL);
+      assert.equal(await vectors.count(), 1);
     });
   });
 }

@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { test } from 'node:test';
 import { loadModel2Vec } from '../src/embed/model2vec.js';
 import { openEmbedder } from '../src/embed/open-embedder.js';
@@ -262,4 +264,87 @@ test('engram embed with nothing pending asks the embedder once: its model id, or
   const fresh = await engram(empty, ['embed'], { ENGRAM_EMBEDDER: `ollama:m@${server.url}` });
   assert.deepEqual(fresh.json, { ok: true, embedder: 'ollama:m', dimensions: 3, rebuilt: false, embedded: 0, vectors: 0, pending: 0 });
   assert.equal(server.requests.length, 1);
+});
+
+test('an embedder answering zero vectors: the items are embedded without a vector, match nothing and are not retried', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const good = await ollama(3);
+  const zero = await startEmbedServer((request) => ({ body: ollamaAnswer(inputOf(request).map(() => [0, 0, 0])) }));
+  t.after(() => Promise.all([good.close(), zero.close()]));
+  assert.equal((await engram(db, ['put', '--content', 'a real note'], { ENGRAM_EMBEDDER: `ollama:m@${good.url}` })).code, 0);
+  const env = { ENGRAM_EMBEDDER: `ollama:m@${zero.url}` };
+  const put = await engram(db, ['put', '--content', 'a note the model cannot read'], env);
+  assert.equal(put.code, 0, put.stderr);
+  assert.deepEqual(put.json?.similar ?? [], [], 'a zero vector is alike to nothing');
+  assert.deepEqual((await engram(db, ['stats'])).json?.vectors,
+    { model: 'ollama:m', dimensions: 3, vectors: 1, pending: 0, embedder: null });
+  const requests = zero.requests.length;
+  const embed = await engram(db, ['embed'], env);
+  assert.equal(embed.json?.embedded, 0, embed.stderr);
+  assert.equal(zero.requests.length, requests + 1, 'only the model probe: nothing is sent again');
+  const semantic = await engram(db, ['search', 'anything', '--mode', 'semantic'], env);
+  assert.equal(semantic.code, 0, semantic.stderr);
+  assert.deepEqual(semantic.json?.items, []);
+  const doctor = await engram(db, ['doctor'], env);
+  assert.equal(doctor.code, 0, doctor.stdout);
+});
+
+test('a rebuild whose embedder fails on the first batch leaves the old model and vectors as they were', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const three = await ollama(3);
+  // The probe is answered with 5 dimensions; the first batch with vectors of mixed dimensions.
+  const broken = await startEmbedServer((request, n) => ({
+    body: ollamaAnswer(inputOf(request).map((text, i) => vectorFor(text, n === 0 || i === 0 ? 5 : 4))),
+  }));
+  t.after(() => Promise.all([three.close(), broken.close()]));
+  const env3 = { ENGRAM_EMBEDDER: `ollama:m@${three.url}` };
+  for (const content of ['first note', 'second note']) assert.equal((await engram(db, ['put', '--content', content], env3)).code, 0);
+  const before = (await engram(db, ['stats'])).json?.vectors;
+  assert.deepEqual(before, { model: 'ollama:m', dimensions: 3, vectors: 2, pending: 0, embedder: null });
+  const failed = await engram(db, ['embed', '--rebuild'], { ENGRAM_EMBEDDER: `ollama:wide@${broken.url}` });
+  assert.equal(failed.code, 1, failed.stdout);
+  assert.equal(failed.error?.error, 'EMBEDDER_UNAVAILABLE');
+  assert.deepEqual((await engram(db, ['stats'])).json?.vectors, before);
+  assert.equal((await engram(db, ['doctor'], env3)).code, 0);
+});
+
+test('vectors of more dimensions than sqlite-vec holds are the embedder\'s fault; the write succeeds, pending', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const huge = await startEmbedServer((request) => ({
+    body: ollamaAnswer(inputOf(request).map(() => Array.from({ length: 200_000 }, (_, i) => (i % 7) + 1))),
+  }));
+  t.after(() => huge.close());
+  const env = { ENGRAM_EMBEDDER: `ollama:huge@${huge.url}` };
+  const put = await engram(db, ['put', '--content', 'a note for a huge model'], env);
+  assert.equal(put.code, 0, put.stderr);
+  assert.match(String((put.json?.embedding as { warning?: string }).warning), /pending: .*200000 dimensions/);
+  const embed = await engram(db, ['embed'], env);
+  assert.equal(embed.code, 1, embed.stdout);
+  assert.equal(embed.error?.error, 'EMBEDDER_UNAVAILABLE');
+  assert.match(String(embed.error?.message), /200000 dimensions/);
+  const rebuild = await engram(db, ['embed', '--rebuild'], env);
+  assert.equal(rebuild.error?.error, 'EMBEDDER_UNAVAILABLE', rebuild.stdout);
+  assert.deepEqual((await engram(db, ['stats'])).json?.vectors,
+    { model: null, dimensions: null, vectors: 0, pending: 1, embedder: null });
+});
+
+test('a zero vector stored before the fix (sqlite-vec gives it no distance) is never a hit nor scored 1', async (t) => {
+  const db = join(tempDir(t), 'memory.db');
+  const server = await ollama(3);
+  t.after(() => server.close());
+  const env = { ENGRAM_EMBEDDER: `ollama:m@${server.url}` };
+  for (const content of ['a real note', 'an old unreadable note']) assert.equal((await engram(db, ['put', '--content', content], env)).code, 0);
+  // What an older engram stored for a text without a known word: a zero vector in vec0.
+  const raw = new Database(db);
+  sqliteVec.load(raw);
+  const rowid = raw.prepare('SELECT rowid FROM memory_items WHERE content = ?').pluck().safeIntegers()
+    .get('an old unreadable note');
+  raw.prepare('DELETE FROM memory_vectors WHERE rowid = ?').run(rowid);
+  raw.prepare('INSERT INTO memory_vectors (rowid, embedding) VALUES (?, ?)').run(rowid, new Float32Array([0, 0, 0]));
+  raw.close();
+  const found = await engram(db, ['search', 'zzz', '--mode', 'semantic', '--explain'], env);
+  assert.equal(found.code, 0, found.stderr);
+  const items = found.json?.items as { content: string; explain?: { similarity?: number } }[];
+  assert.ok(!items.some((i) => i.content === 'an old unreadable note'), JSON.stringify(items));
+  assert.ok(items.every((i) => (i.explain?.similarity ?? 0) < 1 || i.content === 'zzz'), JSON.stringify(items));
 });

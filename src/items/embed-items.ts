@@ -8,6 +8,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { EngramError, type ErrorFix, FIX_HINTS, toEngramError } from '../errors.js';
 import type { Store, VectorModel } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
+import { MAX_VECTOR_DIMENSIONS, storableDimensions } from '../util/vector-checks.js';
 
 /**
  * How long a write waits, in total, for the vectors of what it stored: 1500 ms. Past that the
@@ -67,6 +68,19 @@ async function checkModel(store: Store, embedder: Embedder, vectorLength?: numbe
 }
 
 /**
+ * The dimension of an embedder's vectors, checked before they reach the store: 1 to
+ * {@link MAX_VECTOR_DIMENSIONS} (what sqlite-vec holds); EMBEDDER_UNAVAILABLE (the model's fault) otherwise.
+ */
+export function checkDimensions(embedder: Pick<Embedder, 'id'>, dimensions: number): number {
+  if (storableDimensions(dimensions)) return dimensions;
+  throw new EngramError(
+    'EMBEDDER_UNAVAILABLE',
+    `${embedder.id} answered vectors of ${dimensions} dimensions; the vector index holds 1 to ${MAX_VECTOR_DIMENSIONS}`,
+    { hint: `Use an embedding model of at most ${MAX_VECTOR_DIMENSIONS} dimensions.`, details: { dimensions } },
+  );
+}
+
+/**
  * One vector per text, in order: those in `known` (computed by `embedder` for that very text) as
  * they are, the others in one request. Fails as {@link embedAndStore}.
  */
@@ -88,8 +102,11 @@ async function vectorsOf(
 /**
  * Embeds `items` in one request and stores their vectors in one transaction; returns how many were
  * stored. A text whose vector is in `known` is not sent again. An item deleted or rewritten
- * meanwhile is skipped (its new text is pending). Fails with the embedder's error, a model
- * mismatch (PARAM_ERROR, nothing stored), or when `signal` aborts.
+ * meanwhile is skipped (its new text is pending). Fails with the embedder's error (vectors of a
+ * dimension the store cannot hold included), a model mismatch (PARAM_ERROR, nothing stored), or
+ * when `signal` aborts. With `replace` (the first batch of a rebuild), every stored vector is
+ * dropped and the embedder's model recorded in the same transaction as these vectors: nothing
+ * changes unless they are stored.
  */
 export async function embedAndStore(
   store: Store,
@@ -97,18 +114,21 @@ export async function embedAndStore(
   items: readonly MemoryItem[],
   signal?: AbortSignal,
   known?: ReadonlyMap<string, Float32Array>,
+  replace = false,
 ): Promise<number> {
   if (store.vectors === undefined || items.length === 0) return 0;
-  await checkModel(store, embedder);
+  if (!replace) await checkModel(store, embedder);
   const texts = items.map(embeddingText);
   const vectors = await vectorsOf(embedder, texts, known, signal);
   const model: VectorModel = { id: embedder.id, dimensions: vectors[0]?.length ?? 0 };
   if (model.dimensions === 0 || vectors.some((vector) => vector.length !== model.dimensions)) {
     throw new EngramError('EMBEDDER_UNAVAILABLE', `${embedder.id} answered vectors of no or differing dimensions`);
   }
-  const recorded = await checkModel(store, embedder, model.dimensions);
+  checkDimensions(embedder, model.dimensions);
+  const recorded = replace ? undefined : await checkModel(store, embedder, model.dimensions);
   if (signal?.aborted === true) throw timedOut(embedder, signal);
   return store.transaction(async (tx) => {
+    if (replace) await tx.vectors?.reset(model);
     if (recorded !== undefined && !sameModel(recorded, model)) throw modelMismatch(recorded, model);
     let stored = 0;
     for (const [i, item] of items.entries()) {

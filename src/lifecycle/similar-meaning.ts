@@ -4,10 +4,12 @@
  * {@link WRITE_EMBED_TIMEOUT_MS}; a slow or failing embedder only skips this check) and the
  * vector index's nearest live, non-quarantined items of the same scope at or above
  * {@link SIMILAR_COSINE} are reported beside the word-similar ones. Reported only: a write is
- * never folded into an item found this way (see `put.ts`).
+ * never folded into an item found this way (see `put.ts`). A vector without a direction (a text
+ * with no word the model knows: all zeros) is alike to nothing, and is never compared.
  */
 import type { OperationContext } from '../context.js';
 import type { MemoryItem } from '../types.js';
+import { hasDirection } from '../util/vector-checks.js';
 import { contentSimilarity, similarityFeatures } from './cluster.js';
 import { comparable, compareWith, type SimilarItem } from './similar.js';
 
@@ -50,7 +52,7 @@ export async function findSimilarByMeaning(
   vector: Float32Array,
 ): Promise<SimilarItem[]> {
   const vectors = ctx.store.vectors;
-  if (vectors === undefined) return [];
+  if (vectors === undefined || !hasDirection(vector)) return [];
   const filter = { scope: item.scope, archived: 'exclude', quarantined: 'exclude' } as const;
   const nearest = await vectors.nearest(vector, filter, REPORTED + 1);
   const mine = similarityFeatures(item);

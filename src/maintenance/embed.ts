@@ -2,13 +2,16 @@
  * `engram embed`: fills the pending vectors (items without one) with the configured embedder, in
  * batches of {@link EMBED_BATCH}, each stored in its own transaction, so a run that is interrupted
  * (or whose embedder fails) keeps what it did and the next run resumes from there. `rebuild`
- * drops every vector first and records the embedder's model, then embeds everything.
+ * embeds the first batch of all items (oldest first) and, in the transaction storing it, drops every
+ * vector and records the embedder's model; then it embeds the rest as pending items. A rebuild that
+ * fails or is killed before that commit leaves the store as it was (old model, old vectors); after
+ * it, `engram embed` with the new embedder resumes it.
  */
 import type { OperationContext } from '../context.js';
 import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
-import { EMBED_BATCH, embedAndStore, modelMismatch } from '../items/embed-items.js';
-import type { VectorIndex, VectorModel } from '../store/store.js';
-import type { VectorStats } from '../types.js';
+import { checkDimensions, EMBED_BATCH, embedAndStore, modelMismatch } from '../items/embed-items.js';
+import type { Store, VectorIndex, VectorModel } from '../store/store.js';
+import type { MemoryItem, VectorStats } from '../types.js';
 
 export interface EmbedOptions {
   /** Drop every vector and embed all items again with the configured embedder. */
@@ -68,14 +71,18 @@ export async function embedPending(ctx: OperationContext, options: EmbedOptions 
   const { rebuild = false, batchSize = EMBED_BATCH, maxBatches = Infinity, onProgress, signal } = options;
   const { confirmModel = true } = options;
   const signalled = signal === undefined ? {} : { signal };
+  let embedded = 0;
   if (rebuild) {
     // The embedder answers first: an unreachable one leaves the stored vectors as they were.
     const [probe] = await embedder.embed(['dimension probe'], signalled);
-    const model = { id: embedder.id, dimensions: probe?.length ?? 0 };
-    await store.transaction(async (tx) => tx.vectors?.reset(model));
+    const model = { id: embedder.id, dimensions: checkDimensions(embedder, probe?.length ?? 0) };
+    const first = await oldest(store, batchSize);
+    // The reset commits with the first batch's vectors (an empty store: on its own).
+    if (first.length === 0) await store.transaction(async (tx) => tx.vectors?.reset(model));
+    else embedded = await embedAndStore(store, embedder, first, signal, undefined, true);
   }
-  const total = await vectors.missingCount();
-  let embedded = 0;
+  const total = embedded + (await vectors.missingCount());
+  if (embedded > 0) onProgress?.(embedded, total);
   for (let batches = 0; batches < maxBatches && signal?.aborted !== true; batches++) {
     const batch = await vectors.missing(batchSize);
     if (batch.length === 0) break;
@@ -106,6 +113,16 @@ export async function embedPending(ctx: OperationContext, options: EmbedOptions 
     vectors: await vectors.count(),
     pending: await vectors.missingCount(),
   };
+}
+
+/** The `limit` oldest items (`created_at`, then id), archived and quarantined included. */
+async function oldest(store: Store, limit: number): Promise<MemoryItem[]> {
+  const items: MemoryItem[] = [];
+  for await (const item of store.items.iterate()) {
+    items.push(item);
+    if (items.length >= limit) break;
+  }
+  return items;
 }
 
 /**

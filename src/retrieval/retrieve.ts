@@ -11,7 +11,9 @@
  * model directory that is not a Model2Vec model: PARAM_ERROR when it is opened). When embedding
  * the query fails (the embedder is unreachable, or slower than {@link QUERY_EMBED_TIMEOUT_MS}), or
  * is set wrong and no mode was asked for, the read degrades to lexical with a warning: a read never
- * fails because of an embedder's server.
+ * fails because of an embedder's server. A query whose vector has no direction (no word the model
+ * knows: all zeros) is near nothing: hybrid and the default read lexically with a warning, and an
+ * asked semantic read finds nothing (with the warning) rather than every item.
  */
 import type { OperationContext } from '../context.js';
 import { EngramError, FIX_HINTS, toEngramError } from '../errors.js';
@@ -19,6 +21,7 @@ import { modelMismatch } from '../items/embed-items.js';
 import { type ScoreParts, searchCascade, type SearchStage, withContext } from '../search/cascade.js';
 import { type FusedHit, fuseRanks, lexicalOnly, similarEnough, vectorOnly } from '../search/fusion.js';
 import type { ListFilter } from '../store/store.js';
+import { hasDirection } from '../util/vector-checks.js';
 
 export const RETRIEVAL_MODES = ['lexical', 'semantic', 'hybrid'] as const;
 export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
@@ -33,7 +36,10 @@ export const QUERY_EMBED_TIMEOUT_MS = 5000;
 export interface RetrievalPlan {
   mode: RetrievalMode;
   vector?: Float32Array;
-  /** Why the read runs in another mode than the one it would have (the embedder failed). */
+  /**
+   * Why the read runs in another mode than the one it would have (the embedder failed), or why a
+   * semantic read has no vector (the query has no word the model knows: it finds nothing).
+   */
   warnings: string[];
 }
 
@@ -106,6 +112,11 @@ export async function planRetrieval(
     const got = vector === undefined ? 'no vector' : `${vector.length} dimensions`;
     const warning = `the embedder answered ${got} for the query, the stored vectors have ${model.dimensions}: lexical search only`;
     return { mode: 'lexical', warnings: [warning] };
+  }
+  if (!hasDirection(vector)) {
+    const warning = 'the query has no word the model knows';
+    if (mode === 'semantic') return { mode, warnings: [`${warning}: no semantic match`] };
+    return { mode: 'lexical', warnings: [`${warning}: lexical search only`] };
   }
   return { mode, vector, warnings: [] };
 }

@@ -83,7 +83,7 @@ export function lexicalOnly<T extends ScoredItem>(lexical: readonly T[]): (T & F
   return lexical.map((hit, i) => ({ ...hit, lexical_rank: i + 1, lexical_score: hit.score }));
 }
 
-/** Vector hits at or above {@link MIN_SIMILARITY}. */
+/** Vector hits at or above {@link MIN_SIMILARITY}; a score that is not a finite number never is. */
 export function similarEnough(vector: readonly ScoredItem[], floor = MIN_SIMILARITY): ScoredItem[] {
-  return vector.filter((hit) => hit.score >= floor);
+  return vector.filter((hit) => Number.isFinite(hit.score) && hit.score >= floor);
 }

@@ -25,19 +25,22 @@ export interface VectorIndex {
   /**
    * Writes (or replaces) the vector of a stored item. The first vector of an empty index records
    * `model`; a vector from another model or of another dimension than the recorded one is
-   * refused (PARAM_ERROR) and nothing is written.
+   * refused (PARAM_ERROR) and nothing is written. A vector without a direction (all zeros, or a
+   * value not finite) marks the item embedded without storing a vector: it is no longer missing,
+   * never a hit, and not counted by {@link count}.
    */
   put(itemId: string, vector: Float32Array, model: VectorModel): Promise<void>;
   /** Removes an item's vector (its content changed, or it was deleted); resolves false when it had none. */
   remove(itemId: string): Promise<boolean>;
   /**
    * The `limit` items nearest to `vector` that match every filter, nearest first, score = cosine
-   * similarity. Filters apply before the limit: fewer results only when fewer items match.
+   * similarity. Filters apply before the limit: fewer results only when fewer items match. A
+   * query vector without a direction (all zeros, or a value not finite) is near nothing: [].
    */
   nearest(vector: Float32Array, filter: ListFilter, limit: number): Promise<ScoredItem[]>;
-  /** How many items have a vector. */
+  /** How many items have a stored vector (those embedded without a direction are not counted). */
   count(): Promise<number>;
-  /** How many items (archived and quarantined included) have no vector yet. */
+  /** How many items (archived and quarantined included) are not embedded yet (pending). */
   missingCount(): Promise<number>;
   /** Up to `limit` items without a vector, oldest first: the work `engram embed` does next. */
   missing(limit: number): Promise<MemoryItem[]>;

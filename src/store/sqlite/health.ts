@@ -44,9 +44,10 @@ export function storeStats(db: SqliteDatabase, path: string): StoreStats {
 }
 
 /**
- * `vectors`: the vector table, the rows listed as having a vector and the recorded model agree
- * (count and dimension). Figures `vectors`, `pending` (items without one) and `dimensions`
- * (0 without a model); vectors missing for some items are not a problem, only pending work.
+ * `vectors`: the vector table, the rows listed as embedded and the recorded model agree (count and
+ * dimension): every stored vector is listed; a listed item may have none (embedded without a
+ * direction, see `vectors.ts`). Figures `vectors` (stored), `without_vector` (listed, not stored),
+ * `pending` (not embedded) and `dimensions` (0 without a model); pending items are not a problem.
  */
 export function vectorHealth(db: SqliteDatabase, loaded: boolean): HealthCheck {
   const listed = db.prepare('SELECT count(*) FROM memory_vector_rows').pluck().get() as number;
@@ -63,9 +64,10 @@ export function vectorHealth(db: SqliteDatabase, loaded: boolean): HealthCheck {
   if (model !== undefined && tableDimensions !== undefined && tableDimensions !== model.dimensions) {
     problems.push(`vector table of ${tableDimensions} dimensions for model ${model.id} of ${model.dimensions}`);
   }
+  let stored = 0;
   if (loaded && tableDimensions !== undefined) {
-    const stored = db.prepare(`SELECT count(*) FROM ${VECTOR_TABLE}_rowids`).pluck().get() as number;
-    if (stored !== listed) problems.push(`${stored} vectors stored, ${listed} listed`);
+    stored = db.prepare(`SELECT count(*) FROM ${VECTOR_TABLE}_rowids`).pluck().get() as number;
+    if (stored > listed) problems.push(`${stored} vectors stored, ${listed} listed`);
   }
   if (tableDimensions === undefined && listed > 0) problems.push(`${listed} vectors listed but no vector table`);
   if (listed > items) problems.push(`${listed} vectors for ${items} items`);
@@ -73,7 +75,7 @@ export function vectorHealth(db: SqliteDatabase, loaded: boolean): HealthCheck {
     name: 'vectors',
     ok: problems.length === 0,
     problems,
-    figures: { vectors: listed, pending, dimensions: model?.dimensions ?? 0 },
+    figures: { vectors: stored, without_vector: listed - stored, pending, dimensions: model?.dimensions ?? 0 },
   };
 }
 

@@ -2,14 +2,18 @@
  * The vector index on sqlite-vec: the synchronous SQLite side of {@link VectorIndex}. Vectors live
  * in a `vec0` table (`memory_vectors`, cosine distance) keyed by the item's rowid and created for
  * the dimension of the first model stored; `memory_vector_rows` (migration 12) lists the rowids
- * that have one. The model id and dimension are recorded in `schema_meta` (`vector_model`,
- * `vector_dimensions`). Vectors are derived data: deleting an item drops its vector, and so does a
- * change of its title or content (see {@link SyncVectors.invalidate}).
+ * that were embedded. A vector without a direction (zero, or not finite: see `util/vector-checks.ts`)
+ * is listed there but never written to `vec0`: its item is embedded (not pending, not sent again)
+ * yet has no vector, so it is never a hit; {@link VectorIndex.count} counts the `vec0` rows only.
+ * The model id and dimension are recorded in `schema_meta` (`vector_model`, `vector_dimensions`).
+ * Vectors are derived data: deleting an item drops its vector, and so does a change of its title
+ * or content (see {@link SyncVectors.invalidate}).
  */
 import type Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { MemoryItem } from '../../types.js';
+import { hasDirection, MAX_VECTOR_DIMENSIONS, storableDimensions } from '../../util/vector-checks.js';
 import type { ListFilter } from '../contract/items.js';
 import type { ScoredItem } from '../contract/text-index.js';
 import type { VectorIndex, VectorModel } from '../contract/vector-index.js';
@@ -75,8 +79,10 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
     db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}; DELETE FROM memory_vector_rows`);
     db.prepare('DELETE FROM schema_meta WHERE key IN (?, ?)').run(MODEL_KEY, DIMENSIONS_KEY);
     if (model === undefined) return;
-    if (!Number.isInteger(model.dimensions) || model.dimensions < 1) {
-      throw new EngramError('PARAM_ERROR', `Invalid vector dimension ${model.dimensions} for ${model.id}`);
+    if (!storableDimensions(model.dimensions)) {
+      throw new EngramError('PARAM_ERROR', `Invalid vector dimension ${model.dimensions} for ${model.id}`, {
+        hint: `The vector index holds 1 to ${MAX_VECTOR_DIMENSIONS} dimensions.`,
+      });
     }
     db.exec(`CREATE VIRTUAL TABLE ${VECTOR_TABLE} USING vec0(embedding float[${model.dimensions}] distance_metric=cosine)`);
     setMeta.run(MODEL_KEY, model.id);
@@ -100,14 +106,22 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
       );
     }
     removeRow(rowid);
-    prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding) VALUES (?, ?)`).run(rowid, vector);
+    // Embedded, but without a direction: listed (not pending), never a hit.
+    if (hasDirection(vector)) prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding) VALUES (?, ?)`).run(rowid, vector);
     prepare('INSERT INTO memory_vector_rows (item_rowid) VALUES (?)').run(rowid);
   };
 
+  /** Vectors in `vec0` (items embedded without a direction are listed but not stored). */
+  const storedCount = (): number =>
+    hasTable() ? (prepare(`SELECT count(*) FROM ${VECTOR_TABLE}_rowids`).pluck().get() as number) : 0;
+
   const rows = (sql: string, ...params: unknown[]) =>
-    prepare(sql).all(...params) as (ItemRow & { distance: number })[];
-  const scored = (list: (ItemRow & { distance: number })[]): ScoredItem[] =>
-    list.map((row) => ({ item: rowToItem(row), score: 1 - row.distance }));
+    prepare(sql).all(...params) as (ItemRow & { distance: number | null })[];
+  // sqlite-vec gives a stored vector without a direction (a zero one, written before they were
+  // refused) no distance (null): it is no hit, never one at similarity 1 - null = 1.
+  const scored = (list: (ItemRow & { distance: number | null })[]): ScoredItem[] =>
+    list.filter((row) => typeof row.distance === 'number' && Number.isFinite(row.distance))
+      .map((row) => ({ item: rowToItem(row), score: 1 - (row.distance as number) }));
 
   /**
    * The KNN query over-fetches (filters drop some of the nearest); when too few of them match
@@ -115,7 +129,8 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
    */
   const nearest = (vector: Float32Array, filter: ListFilter, limit: number): ScoredItem[] => {
     const model = recordedVectorModel(db);
-    if (limit <= 0 || model === undefined || !hasTable()) return [];
+    // A query without a direction is near nothing (sqlite-vec would put every vector at distance 0).
+    if (limit <= 0 || model === undefined || !hasTable() || !hasDirection(vector)) return [];
     if (vector.length !== model.dimensions) {
       throw new EngramError('PARAM_ERROR', `Query vector of ${vector.length} dimensions for vectors of ${model.dimensions}`);
     }
@@ -126,16 +141,16 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
       `SELECT ${ITEM_FIELDS}, knn.distance AS distance FROM
          (SELECT rowid AS rid, distance FROM ${VECTOR_TABLE} WHERE embedding MATCH ? AND k = ?) AS knn
        CROSS JOIN memory_items i ON i.rowid = knn.rid WHERE 1 ${filterSql}
-       ORDER BY knn.distance, i.id LIMIT ?`,
+       ORDER BY knn.distance IS NULL, knn.distance, i.id LIMIT ?`,
       vector, k, ...where.params, limit,
     );
-    const stored = prepare(`SELECT count(*) FROM memory_vector_rows`).pluck().get() as number;
+    const stored = storedCount();
     if (knn.length >= limit || stored <= k) return scored(knn);
     return scored(rows(
       `SELECT ${ITEM_FIELDS}, vec_distance_cosine(v.embedding, ?) AS distance FROM memory_items i
        CROSS JOIN memory_vector_rows r ON r.item_rowid = i.rowid
        CROSS JOIN ${VECTOR_TABLE} v ON v.rowid = i.rowid ${where.where}
-       ORDER BY distance, i.id LIMIT ?`,
+       ORDER BY distance IS NULL, distance, i.id LIMIT ?`,
       vector, ...where.params, limit,
     ));
   };
@@ -147,7 +162,7 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
     put,
     remove: (itemId) => removeById(itemId) > 0,
     nearest,
-    count: () => db.prepare('SELECT count(*) FROM memory_vector_rows').pluck().get() as number,
+    count: storedCount,
     missingCount: () => prepare(`SELECT count(*) FROM memory_items i WHERE ${missingWhere}`).pluck().get() as number,
     missing: (limit) =>
       (prepare(`SELECT ${ITEM_FIELDS} FROM memory_items i WHERE ${missingWhere} ORDER BY i.created_at, i.id LIMIT ?`)
