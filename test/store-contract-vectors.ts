@@ -183,6 +183,27 @@ export function runVectorContract(factory: VectorStoreFactory): void {
       assert.equal((await vectors.nearest(vec(1, 0, 0, 0), { scope: 'nobody' }, 3)).length, 0);
     });
 
+    test('a filter that drops the first nearest items asks for more of them, in order', async (t) => {
+      const opened = await openWithVectors(factory, t);
+      if (opened === undefined) return;
+      const [store, vectors] = opened;
+      const near = Array.from({ length: 40 }, () => item({ scope: 'crowd' }));
+      const middle = [item({ scope: 'lonely' }), item({ scope: 'lonely' })];
+      const far = Array.from({ length: 100 }, () => item({ scope: 'crowd' }));
+      await insertAll(store, ...near, ...middle, ...far);
+      await store.transaction(async (tx) => {
+        for (const [i, n] of near.entries()) await tx.vectors?.put(n.id, vec(1, i / 1000, 0, 0), MODEL);
+        await tx.vectors?.put(middle[0]?.id ?? '', vec(1, 0.5, 0, 0), MODEL);
+        await tx.vectors?.put(middle[1]?.id ?? '', vec(1, 0.6, 0, 0), MODEL);
+        for (const [i, f] of far.entries()) await tx.vectors?.put(f.id, vec(0, 1, i / 1000, 0), MODEL);
+      });
+      const hits = await vectors.nearest(vec(1, 0, 0, 0), { scope: 'lonely' }, 2);
+      assert.deepEqual(hits.map((h) => h.item.id), [middle[0]?.id, middle[1]?.id]);
+      const crowd = await vectors.nearest(vec(1, 0, 0, 0), { scope: 'crowd' }, 45);
+      assert.deepEqual(crowd.slice(0, 40).map((h) => h.item.id), near.map((n) => n.id));
+      assert.equal(crowd.length, 45);
+    });
+
     test('reset drops every vector and records the new model (or none)', async (t) => {
       const opened = await openWithVectors(factory, t);
       if (opened === undefined) return;

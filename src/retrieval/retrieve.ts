@@ -32,6 +32,13 @@ export type RetrievalStage = SearchStage | 'vector';
 /** How long embedding a query may take before the read goes on lexically. */
 export const QUERY_EMBED_TIMEOUT_MS = 5000;
 
+/**
+ * How many nearest items hybrid mode fuses with the lexical hits (semantic mode takes the whole
+ * pool). Past the 40th, a vector hit adds at most 1/100 to an RRF score, and the vector scan costs
+ * more the more it is asked for.
+ */
+export const HYBRID_VECTOR_POOL = 40;
+
 /** The mode a read runs in, with the query's vector when it uses one. */
 export interface RetrievalPlan {
   mode: RetrievalMode;
@@ -132,8 +139,8 @@ export async function retrieve(
   pool: number,
   plan: RetrievalPlan,
 ): Promise<Retrieved> {
-  const nearest = async () =>
-    plan.vector === undefined ? [] : similarEnough(await ctx.store.vectors!.nearest(plan.vector, filter, pool));
+  const nearest = async (limit = pool) =>
+    plan.vector === undefined ? [] : similarEnough(await ctx.store.vectors!.nearest(plan.vector, filter, limit));
   if (plan.mode === 'semantic') {
     return { mode: 'semantic', terms: [], stage: 'vector', fts: ctx.fullText && ctx.store.text.ranked, hits: vectorOnly(await nearest()) };
   }
@@ -142,5 +149,5 @@ export async function retrieve(
   const lexical = await withContext(ctx.store, found.hits, filter, pool);
   const { terms, stage, fts } = found;
   if (plan.mode === 'lexical') return { mode: 'lexical', terms, stage, fts, hits: lexicalOnly(lexical) };
-  return { mode: 'hybrid', terms, stage, fts, hits: fuseRanks(lexical, await nearest()) };
+  return { mode: 'hybrid', terms, stage, fts, hits: fuseRanks(lexical, await nearest(Math.min(pool, HYBRID_VECTOR_POOL))) };
 }
