@@ -41,6 +41,13 @@ async function openWithVectors(factory: VectorStoreFactory, t: TestContext): Pro
   return [store, store.vectors];
 }
 
+/** Stores each item's vector with {@link MODEL}, all in one transaction. */
+async function putVectors(store: Store, ...pairs: (readonly [MemoryItem, Float32Array])[]): Promise<void> {
+  await store.transaction(async (tx) => {
+    for (const [i, v] of pairs) await tx.vectors?.put(i.id, v, MODEL);
+  });
+}
+
 async function insertAll(store: Store, ...items: MemoryItem[]): Promise<void> {
   await store.transaction(async (tx) => {
     for (const i of items) {
@@ -71,11 +78,7 @@ export function runVectorContract(factory: VectorStoreFactory): void {
       const [store, vectors] = opened;
       const [a, b, c] = [item(), item(), item()];
       await insertAll(store, a, b, c);
-      await store.transaction(async (tx) => {
-        await tx.vectors?.put(a.id, vec(1, 0, 0, 0), MODEL);
-        await tx.vectors?.put(b.id, vec(1, 1, 0, 0), MODEL);
-        await tx.vectors?.put(c.id, vec(0, 0, 1, 0), MODEL);
-      });
+      await putVectors(store, [a, vec(1, 0, 0, 0)], [b, vec(1, 1, 0, 0)], [c, vec(0, 0, 1, 0)]);
       assert.deepEqual(await vectors.model(), MODEL);
       assert.equal(await vectors.count(), 3);
       assert.equal(await vectors.missingCount(), 0);
@@ -140,11 +143,7 @@ export function runVectorContract(factory: VectorStoreFactory): void {
       const [store, vectors] = opened;
       const [a, b, c] = [item(), item(), item()];
       await insertAll(store, a, b, c);
-      await store.transaction(async (tx) => {
-        for (const [i, v] of [[a, vec(1, 0, 0, 0)], [b, vec(0, 1, 0, 0)], [c, vec(0, 0, 1, 0)]] as const) {
-          await tx.vectors?.put(i.id, v, MODEL);
-        }
-      });
+      await putVectors(store, [a, vec(1, 0, 0, 0)], [b, vec(0, 1, 0, 0)], [c, vec(0, 0, 1, 0)]);
       const removed = await store.transaction((tx) => tx.items.delete(a.id));
       assert.equal(removed.memory_vectors, 1);
       assert.equal(await vectors.count(), 2);
@@ -242,11 +241,7 @@ export function runVectorContract(factory: VectorStoreFactory): void {
       const [store, vectors] = opened;
       const [a, zero, broken] = [item(), item(), item()];
       await insertAll(store, a, zero, broken);
-      await store.transaction(async (tx) => {
-        await tx.vectors?.put(a.id, vec(1, 0, 0, 0), MODEL);
-        await tx.vectors?.put(zero.id, vec(0, 0, 0, 0), MODEL);
-        await tx.vectors?.put(broken.id, vec(Number.NaN, 1, 0, 0), MODEL);
-      });
+      await putVectors(store, [a, vec(1, 0, 0, 0)], [zero, vec(0, 0, 0, 0)], [broken, vec(Number.NaN, 1, 0, 0)]);
       assert.equal(await vectors.count(), 1, 'only the vector with a direction is counted');
       assert.equal(await vectors.missingCount(), 0, 'none is pending');
       assert.deepEqual((await vectors.nearest(vec(0, 1, 0, 0), {}, 10)).map((h) => h.item.id), [a.id]);
