@@ -51,7 +51,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
   };
   const text = sqliteTextIndex(db, prepare);
   // Without the sqlite-vec extension for this platform the store has no vector index (lexical only).
-  const vectors = loadVectorExtension(db) ? sqliteVectors(db, prepare) : undefined;
+  const vectors = loadVectorExtension(db) ? sqliteVectors(db, prepare, options.vectorCache) : undefined;
   const items = sqliteItems(db, prepare, text.remove, vectors);
   const vectorIndex = vectors === undefined ? undefined : vectorContract(vectors);
   const history = sqliteHistory(db);
