@@ -105,9 +105,10 @@ export function createVectorCache(dimensions: number, count: number, generation:
       let slot = slots.get(rowid);
       if (slot === undefined) {
         if (used >= capacity) return false;
-        slot = used++;
+        slot = used++; // never used: still zeros
+      } else {
+        clear(slot);
       }
-      clear(slot);
       if (!writeNormalised(floats, base / 4 + slot * stride, vector)) {
         remove(rowid);
         return true;

@@ -7,7 +7,9 @@
  * yet has no vector, so it is never a hit; {@link VectorIndex.count} counts the `vec0` rows only.
  * The model id and dimension are recorded in `schema_meta` (`vector_model`, `vector_dimensions`).
  * Vectors are derived data: deleting an item drops its vector, and so does a change of its title
- * or content (see {@link SyncVectors.invalidate}).
+ * or content (see {@link SyncVectors.invalidate}). Every change bumps the vector generation and
+ * reaches the warm cache (`warm-vectors.ts`), which answers `nearest` from a connection's second
+ * vector query on; the first goes to vec0.
  */
 import type Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
@@ -153,7 +155,7 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare, cacheMode: S
     const where = listQuery(filter, false);
     const filterSql = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
     const cache = warm.forQuery(model.dimensions, storedCount);
-    if (cache !== undefined) return cachedNearest(db, cache, vector, filter, limit, knnFirst(limit));
+    if (cache !== undefined) return cachedNearest(prepare, cache, vector, filter, limit, knnFirst(limit));
     const stored = storedCount();
     // sqlite-vec scans every vector and its cost grows with k (about 29 ms at k = 10, 58 ms at 240
     // and 170 ms at 800 over 100k × 256 here), so the KNN asks for a small margin over the limit

@@ -3,6 +3,7 @@
  * the cache is loaded, how the connection's own vector changes reach it, and the exact nearest
  * search over it with the list filter applied in SQL.
  */
+import type { Statement } from 'better-sqlite3';
 import type { ListFilter } from '../contract/items.js';
 import type { ScoredItem } from '../contract/text-index.js';
 import { ITEM_FIELDS, listQuery } from './list-query.js';
@@ -65,7 +66,7 @@ type Row = ItemRow & { vector_rowid: number };
  * filter admits.
  */
 export function cachedNearest(
-  db: SqliteDatabase,
+  prepare: (sql: string) => Statement,
   cache: VectorCache,
   vector: Float32Array,
   filter: ListFilter,
@@ -76,9 +77,10 @@ export function cachedNearest(
   const where = listQuery(filter, false);
   const filterSql = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
   const fetch = (rowids: number[]): ScoredItem[] => {
-    const rows = db.prepare(
-      `SELECT ${ITEM_FIELDS}, i.rowid AS vector_rowid FROM memory_items i
-       WHERE i.rowid IN (SELECT value FROM json_each(?)) ${filterSql}`,
+    // CROSS JOIN keeps the order: each candidate looked up by rowid, the filter checked on it.
+    const rows = prepare(
+      `SELECT ${ITEM_FIELDS}, i.rowid AS vector_rowid FROM json_each(?) AS c
+       CROSS JOIN memory_items i ON i.rowid = c.value WHERE 1 ${filterSql}`,
     ).all(JSON.stringify(rowids), ...where.params) as Row[];
     return rows
       .map((row) => ({ item: rowToItem(row), score: scores[cache.slotOf(row.vector_rowid) as number] as number }))
@@ -88,9 +90,10 @@ export function cachedNearest(
   const best = bestSlots(cache, scores, first);
   const found = fetch(best.map((slot) => cache.rowidAt(slot)));
   if (found.length >= limit || best.length >= cache.size()) return found;
-  const admitted = db.prepare(`SELECT i.rowid FROM memory_items i ${where.where}`).pluck().all(...where.params) as number[];
+  const admitted = prepare(`SELECT i.rowid AS vector_rowid FROM memory_items i ${where.where}`)
+    .all(...where.params) as { vector_rowid: number }[];
   const scored: [number, number][] = [];
-  for (const rowid of admitted) {
+  for (const { vector_rowid: rowid } of admitted) {
     const slot = cache.slotOf(rowid);
     if (slot !== undefined) scored.push([rowid, scores[slot] as number]);
   }
