@@ -28,8 +28,12 @@ import type { LinkResult } from './put/link-items.js';
 import type { WriteOptions, WriteResult } from './put/put.js';
 import type { RecallInput, RecallResult } from './retrieval/recall.js';
 import type { SearchInput, SearchResult } from './retrieval/search.js';
+import type { StatusOptions, StatusReport } from './maintenance/status.js';
+import type { AddFolderResult, FolderInput, FolderState } from './sync/folders.js';
+import type { SyncOptions, SyncReport } from './sync/sync-folders.js';
+import type { FolderWatch } from './sync/watch.js';
 import type { Store } from './store/store.js';
-import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, Workspace } from './types.js';
+import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, SyncedFolder, Workspace } from './types.js';
 import type { Clock } from './util/time.js';
 import type { PalaceInput, PalaceResult } from './workspaces/palace.js';
 import type { RegisterWorkspaceResult, RemoveWorkspaceResult, WorkspaceInput } from './workspaces/workspaces.js';
@@ -116,6 +120,22 @@ export type { SimilarItem } from './lifecycle/similar.js';
 export type { Suggestion } from './lifecycle/suggest.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
 export type { IngestInput, PullInput } from './items/schemas.js';
+export type { FolderChanges } from './ingest/folder-changes.js';
+export type { WiredClient } from './config/wired-clients.js';
+export type { FolderStatus, StatusOptions, StatusReport } from './maintenance/status.js';
+export type { AddFolderResult, FolderInput, FolderState } from './sync/folders.js';
+export type { FolderSync, SyncOptions, SyncReport } from './sync/sync-folders.js';
+export type { FolderWatch } from './sync/watch.js';
+
+/** What `watch` needs: which folders (default all), the debounce, and where each sync's report goes. */
+export interface WatchFoldersOptions {
+  names?: readonly string[];
+  /** Quiet time after the last file event before a sync (default 300 ms). */
+  debounceMs?: number;
+  onSync(report: SyncReport & AutoConsolidated & Embedded): void;
+  /** A failed sync or watcher; watching goes on. */
+  onError(error: unknown, folder?: string): void;
+}
 
 /** The engram API. Every method validates its input and throws {@link EngramError} on failure. */
 export interface Engram {
@@ -206,6 +226,30 @@ export interface Engram {
    * (an interrupted run resumes); `rebuild` re-embeds everything. PARAM_ERROR without an embedder.
    */
   embed(options?: EmbedOptions): Promise<EmbedResult>;
+  /**
+   * Registers a directory to keep in sync (memctl's `mount`), or updates the globs, tags and format
+   * of one registered under that name; nothing is read until `sync`.
+   */
+  addFolder(input: FolderInput): Promise<AddFolderResult>;
+  /** The synced folders, each with the files added, changed and removed since its last sync. */
+  folders(): Promise<FolderState[]>;
+  /** Stops syncing a folder; its chunks stay. NOT_FOUND for an unknown one. */
+  removeFolder(name: string): Promise<{ removed: SyncedFolder }>;
+  /**
+   * Brings the store in step with the synced folders (`names`, default all): new and changed files
+   * ingested, the chunks of files gone archived; one ingest report per folder.
+   */
+  sync(options?: SyncOptions): Promise<SyncReport & AutoConsolidated & Embedded>;
+  /**
+   * Syncs the folders once, then again whenever their files change (debounced), until `close()`.
+   * PARAM_ERROR when no folder is synced (or none of `names` can be watched).
+   */
+  watch(options: WatchFoldersOptions): Promise<FolderWatch>;
+  /**
+   * The store at a glance: size, items per tier and type, what waits for review, pending vectors,
+   * the last consolidation, the synced folders' lag, and (with `clients`) the wired agent clients.
+   */
+  status(options?: StatusOptions): Promise<StatusReport>;
   /** JSONL lines, one complete item each, oldest first. */
   exportLines(options?: ExportOptions): AsyncIterable<string>;
   /** Quarantined, contradicted and soon-expiring (within `withinHours`, default 24) items. */

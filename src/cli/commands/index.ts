@@ -79,6 +79,16 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'stats', summary: 'Store statistics', load: () => import('./stats.js') },
   {
+    name: 'status',
+    summary: 'The store at a glance: items, review, vectors, consolidation, synced folders, wired clients',
+    load: () => import('./status.js'),
+  },
+  {
+    name: 'sync',
+    summary: 'Folders kept in sync: sync add PATH, sync [NAME] (incremental), sync --watch, sync list, sync remove',
+    load: () => import('./sync.js'),
+  },
+  {
     name: 'reindex',
     summary: 'Rebuild the full-text index from the items',
     load: () => import('./reindex.js'),
