@@ -48,6 +48,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./recall.js'),
   },
   {
+    name: 'hook',
+    summary: 'Answer an agent client\'s session event (session-start, prompt-submit, stop, ...) from stdin',
+    load: () => import('./hook.js'),
+  },
+  {
     name: 'pull',
     summary: 'Store an LLM answer from stdin: its proposals (JSON, blocks, sections) or one note',
     load: () => import('./pull.js'),
