@@ -2,7 +2,7 @@
  * `engram hook EVENT`: what an agent client runs on its session events (installed by `engram
  * setup`). It reads the client's hook JSON on stdin (Claude Code's and Codex's share the fields
  * used here: `session_id`, `transcript_path`, `cwd`, `prompt`) and answers in their hook protocol:
- * - `session-start`: the session brief (`engram brief`) as `additionalContext`;
+ * - `session-start`: the session brief (as `engram brief` prints it) as `additionalContext`;
  * - `prompt-submit`: recall for the prompt, in a small budget, as `additionalContext`;
  * - `stop`, `pre-compact`, `session-end`: the transcript captured (`engram capture`), no output.
  *
