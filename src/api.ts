@@ -26,6 +26,7 @@ import type { ReviewOptions } from './maintenance/review.js';
 import type { DeleteResult } from './put/delete-item.js';
 import type { LinkResult } from './put/link-items.js';
 import type { WriteOptions, WriteResult } from './put/put.js';
+import type { BriefInput, BriefResult } from './retrieval/brief.js';
 import type { RecallInput, RecallResult } from './retrieval/recall.js';
 import type { SearchInput, SearchResult } from './retrieval/search.js';
 import type { StatusOptions, StatusReport } from './maintenance/status.js';
@@ -43,6 +44,7 @@ export type { ImportReport } from './items/import-lines.js';
 export type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 export type { ListInput, PutInput, UpdateInput } from './items/schemas.js';
 export type { GetQuery, ListResult, ShowOptions, ShowResult } from './items/read.js';
+export type { BriefInput, BriefResult } from './retrieval/brief.js';
 export type { RecallInput, RecallResult } from './retrieval/recall.js';
 export type {
   HitExplain, RetrievalMode, RetrievalStage, SearchHit, SearchInput, SearchResult, SearchStage,
@@ -174,6 +176,11 @@ export interface Engram {
    * injection block (format_version=1). Records usage of the injected items and one event.
    */
   recall(input: RecallInput): Promise<RecallResult>;
+  /**
+   * The session brief: live, injectable memories without a query, long-term first, then mid-term,
+   * then the newest short-term ones, packed into the budget (default 600) as recall's block.
+   */
+  brief(input?: BriefInput): Promise<BriefResult>;
   /** One item (redacted for `secrecy`), its revision count and links. */
   show(id: string, options?: ShowOptions): Promise<ShowResult>;
   /** Every stored version, oldest first. */

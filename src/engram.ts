@@ -33,6 +33,7 @@ import { deleteItem } from './put/delete-item.js';
 import { linkItems } from './put/link-items.js';
 import { propose, pull } from './put/pull.js';
 import { putItem, updateItem } from './put/put.js';
+import { brief } from './retrieval/brief.js';
 import { recall } from './retrieval/recall.js';
 import { search } from './retrieval/search.js';
 import { createIndexer } from './search/indexer.js';
@@ -169,6 +170,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     list: (filter) => listItems(ctx, filter),
     search: (input) => search(ctx, input),
     recall: (input) => recall(ctx, input),
+    brief: (input) => brief(ctx, input),
     show: (id, showOptions) => showItem(ctx, id, showOptions),
     history: (id) => itemHistory(ctx, id),
     links: (id) => itemLinks(ctx, id),

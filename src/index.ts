@@ -5,6 +5,8 @@
 export {
   AUTO_CONSOLIDATE_DEFAULTS,
   type AutoConsolidateOptions,
+  type BriefInput,
+  type BriefResult,
   type AutoConsolidated,
   type AutoConsolidation,
   checkPolicy,
