@@ -33,6 +33,27 @@ export interface EmbedderSetting {
   apiKey: string | undefined;
 }
 
+/** See {@link Settings.clientDirs}. */
+export interface ClientDirs {
+  home: string;
+  configHome: string;
+  appData: string;
+  codexHome: string;
+  platform: NodeJS.Platform;
+}
+
+/** The client directories from the environment, each empty variable taken as unset. */
+function clientDirsFrom(env: Environment): ClientDirs {
+  const home = env.HOME || env.USERPROFILE || homedir();
+  return {
+    home,
+    configHome: env.XDG_CONFIG_HOME || join(home, '.config'),
+    appData: env.APPDATA || join(home, 'AppData', 'Roaming'),
+    codexHome: env.CODEX_HOME || join(home, '.codex'),
+    platform: process.platform,
+  };
+}
+
 export interface SettingsSources {
   env: Environment;
   cwd: string;
@@ -55,6 +76,11 @@ export interface Settings {
   readonly session: string | null;
   /** Full-text search on, unless `ENGRAM_FTS=off`. */
   readonly fullText: boolean;
+  /**
+   * The directories agent clients keep their configuration in (`engram setup`): HOME,
+   * XDG_CONFIG_HOME, APPDATA and CODEX_HOME, each with its documented default.
+   */
+  clientDirs(): ClientDirs;
   /** Where the store is: `--db` > `ENGRAM_DB` > nearest `.engram/` > the user store. */
   store(): StoreLocation;
   /** Output redaction tier: `flag` > `ENGRAM_SECRECY`; PARAM_ERROR when the variable is not a tier. */
@@ -161,6 +187,7 @@ export function createSettings(sources: SettingsSources): Settings {
     searchPath: env.PATH ?? '',
     session: flags.session ?? env.ENGRAM_SESSION ?? null,
     fullText: env.ENGRAM_FTS !== 'off',
+    clientDirs: () => clientDirsFrom(env),
     store: () => discoverStore({ flag: flags.db, env: env.ENGRAM_DB, cwd, home: env.HOME ?? homedir() }),
     secrecy: (flag?: Secrecy) => flag ?? secrecyFromEnv(env.ENGRAM_SECRECY),
     budget: (flag?: number) => flag ?? budgetFromEnv(env.ENGRAM_BUDGET),

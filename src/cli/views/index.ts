@@ -41,6 +41,7 @@ import type { Palette } from './palette.js';
 import { policyView, type RulesView, rulesView } from './policy.js';
 import { reviewView } from './review.js';
 import { searchView } from './search.js';
+import { type ClientsView, clientsView, type SetupResult, setupView } from './setup.js';
 import { doctorView, embedView, importView, statsView, type WorkspacesView, workspacesView } from './store.js';
 
 /** The data of each view: what a command returns under that view name. */
@@ -69,6 +70,8 @@ export interface ViewData {
   consolidate: ConsolidationPlan;
   candidates: ConsolidationCandidates;
   workspaces: WorkspacesView;
+  setup: SetupResult;
+  clients: ClientsView;
 }
 
 /** A text renderer name. */
@@ -102,6 +105,8 @@ const TEXT_VIEWS: { [V in View]: (data: ViewData[V], p: Palette) => string } = {
   consolidate: consolidateView,
   candidates: candidatesView,
   workspaces: workspacesView,
+  setup: setupView,
+  clients: clientsView,
 };
 
 /** The text of a command's data, by its view. */
