@@ -88,11 +88,18 @@ function serverFile(box: Sandbox, client: string, scope: Scope): string {
   return client === 'opencode' && scope === 'project' && !existsSync(file) ? join(p, 'opencode.json') : file;
 }
 
+interface Launch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
 /** The command line engram's entry names, read from the file as the client would read it. */
-function launchFrom(client: string, file: string): { command: string; args: string[]; env: Record<string, string> } {
+function launchFrom(client: string, file: string): Launch {
   const text = readFileSync(file, 'utf8');
   if (client === 'codex') {
-    const entry = (parseToml(text) as { mcp_servers: Record<string, { command: string; args: string[]; env?: Record<string, string> }> }).mcp_servers.engram;
+    const toml = parseToml(text) as { mcp_servers: Record<string, Launch & { env?: Record<string, string> }> };
+    const entry = toml.mcp_servers.engram;
     assert.ok(entry, `${file} has [mcp_servers.engram]`);
     return { command: entry.command, args: [...entry.args], env: { ...entry.env } };
   }
@@ -106,11 +113,12 @@ function launchFrom(client: string, file: string): { command: string; args: stri
     return { command, args, env: (entry.environment ?? {}) as Record<string, string> };
   }
   if (client === 'vscode') assert.equal(entry.type, 'stdio');
-  return { command: entry.command as string, args: entry.args as string[], env: (entry.env ?? {}) as Record<string, string> };
+  const env = (entry.env ?? {}) as Record<string, string>;
+  return { command: entry.command as string, args: entry.args as string[], env };
 }
 
 /** Starts exactly the configured command (found on the sandbox's PATH) and lists its tools over MCP. */
-async function toolsOf(box: Sandbox, launch: { command: string; args: string[]; env: Record<string, string> }): Promise<string[]> {
+async function toolsOf(box: Sandbox, launch: Launch): Promise<string[]> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ENGRAM_'))) as Record<string, string>;
   const transport = new StdioClientTransport({
     command: launch.command,
@@ -226,7 +234,10 @@ test('setup writes the marked instructions section and the hook entries where th
     }
     if (hooks !== '') {
       const config = parseJsonc(readFileSync(hooks, 'utf8')) as { hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> };
-      const commands = Object.fromEntries(Object.entries(config.hooks).map(([event, groups]) => [event, groups.flatMap((g) => g.hooks.map((h) => h.command))]));
+      type Groups = { hooks: { command: string }[] }[];
+      const commandsOf = (groups: Groups) => groups.flatMap((g) => g.hooks.map((h) => h.command));
+      const events = Object.entries(config.hooks);
+      const commands = Object.fromEntries(events.map(([event, groups]) => [event, commandsOf(groups)]));
       const ours = Object.fromEntries(Object.entries(commands).map(([event, list]) => [event, list.filter((c) => c.startsWith('engram '))]));
       const expected: Record<string, string[]> = {
         SessionStart: ['engram hook session-start'],
@@ -307,4 +318,102 @@ test('--dry-run prints the exact change as a unified diff and writes nothing', (
     const nothing = run(box, ['teardown', client, `--${scope}`, '--dry-run']);
     assert.deepEqual([nothing.code, nothing.stdout], [0, '']);
   }
+});
+
+test('setup --list: installed clients (command on the PATH, configuration folder) and where engram is wired, text and JSON', (t) => {
+  const box = sandbox(t);
+  writeFileSync(join(box.bin, 'codex'), '#!/bin/sh\n');
+  chmodSync(join(box.bin, 'codex'), 0o755);
+  mkdirSync(join(box.home, '.cursor'));
+  assert.equal(run(box, ['setup', 'cursor']).code, 0);
+  const listed = run(box, ['setup', '--list', '--json']);
+  assert.equal(listed.code, 0, listed.stderr);
+  type Status = { client: string; installed: boolean; found: string[]; default_scope: string };
+  type Scopes = Record<string, { wired: boolean; state: string; file: string }>;
+  const clients = listed.json?.clients as (Status & { scopes: Scopes })[];
+  assert.deepEqual(clients.map((c) => c.client), ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex', 'opencode']);
+  const byName = Object.fromEntries(clients.map((c) => [c.client, c]));
+  assert.deepEqual([byName.codex?.installed, byName.codex?.found], [true, ['codex on PATH']]);
+  assert.deepEqual([byName.cursor?.installed, byName.cursor?.found], [true, [join(box.home, '.cursor')]]);
+  assert.equal(byName['claude-code']?.installed, false);
+  assert.deepEqual(byName.cursor?.scopes.project, { file: join(box.project, '.cursor', 'mcp.json'), state: 'wired', wired: true });
+  assert.equal(byName.cursor?.scopes.user?.wired, false);
+  assert.deepEqual(Object.keys(byName['claude-desktop']?.scopes ?? {}), ['user']);
+  assert.equal(byName.codex?.default_scope, 'user');
+
+  const text = run(box, ['setup', '--list', '--format', 'text']);
+  assert.equal(text.code, 0);
+  assert.match(text.stdout, /^cursor +installed \(.*\.cursor\)\n +project: wired {2}user: not wired/m);
+  assert.match(text.stdout, /^codex +installed \(codex on PATH\)$/m);
+  assert.match(text.stdout, /^opencode +not found$/m);
+});
+
+test('teardown keeps what the user changed after setup, and the backup with it', (t) => {
+  const box = sandbox(t);
+  existingConfig(box);
+  const file = join(box.project, '.cursor', 'mcp.json');
+  const original = readFileSync(file, 'utf8');
+  assert.equal(run(box, ['setup', 'cursor']).code, 0);
+  // The user adds a server after setup, at the end of the list.
+  writeFileSync(file, readFileSync(file, 'utf8').replace('"args": ["serve"]\n    },\n', '"args": ["serve"]\n    },\n    "later": { "command": "later-mcp" },\n'));
+  const teardown = run(box, ['teardown', 'cursor', '--json']);
+  assert.equal(teardown.code, 0, teardown.stderr);
+  const after = parseJsonc(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown> };
+  assert.deepEqual(Object.keys(after.mcpServers), ['github', 'db', 'later']);
+  assert.match(readFileSync(file, 'utf8'), /\/\/ servers for this repository[\s\S]*\/\* keep me \*\//);
+  assert.equal(readFileSync(`${file}.engram-backup`, 'utf8'), original, 'the backup stays: the file is not what it was');
+  assert.ok((teardown.json?.notes as string[]).some((n) => n.includes('kept') && n.includes('.engram-backup')));
+  assert.ok(!existsSync(join(box.project, '.cursor', 'rules', 'engram.mdc')));
+});
+
+test('an instructions file two set-up clients share keeps its section until the last one is torn down', (t) => {
+  const box = sandbox(t);
+  existingConfig(box);
+  const agents = join(box.project, 'AGENTS.md');
+  const original = readFileSync(agents, 'utf8');
+  assert.equal(run(box, ['setup', 'codex', '--project']).code, 0);
+  assert.equal(run(box, ['setup', 'opencode', '--project']).code, 0);
+  assert.equal(readFileSync(agents, 'utf8').split('<!-- engram:begin').length, 2, 'one section for both');
+  const first = run(box, ['teardown', 'codex', '--project', '--json']);
+  assert.ok((first.json?.notes as string[]).some((n) => n.includes('opencode')), JSON.stringify(first.json?.notes));
+  assert.match(readFileSync(agents, 'utf8'), /engram:begin/);
+  assert.equal(run(box, ['teardown', 'opencode', '--project']).code, 0);
+  assert.equal(readFileSync(agents, 'utf8'), original);
+});
+
+test('--prompt-hook adds the prompt hook; --db pins the store in the server entry and the hook commands', (t) => {
+  const box = sandbox(t);
+  assert.equal(run(box, ['--db', 'notes/my memory.db', 'setup', 'claude-code', '--prompt-hook']).code, 0);
+  const mcp = parseJsonc(readFileSync(join(box.project, '.mcp.json'), 'utf8')) as { mcpServers: { engram: unknown } };
+  assert.deepEqual(mcp.mcpServers.engram, { command: 'engram', args: ['serve'], env: { ENGRAM_DB: 'notes/my memory.db' } });
+  const settings = parseJsonc(readFileSync(join(box.project, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+  assert.deepEqual(Object.keys(settings.hooks), ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd']);
+  assert.equal(settings.hooks.UserPromptSubmit?.[0]?.hooks[0]?.command, 'engram --db \'notes/my memory.db\' hook prompt-submit');
+  // Another store: the entry is replaced, the hooks (any engram hook counts) are not doubled.
+  assert.equal(run(box, ['setup', 'claude-code']).code, 0);
+  const replaced = parseJsonc(readFileSync(join(box.project, '.mcp.json'), 'utf8')) as { mcpServers: { engram: unknown } };
+  assert.deepEqual(replaced.mcpServers.engram, { command: 'engram', args: ['serve'] });
+  const again = parseJsonc(readFileSync(join(box.project, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, unknown[]> };
+  assert.equal(again.hooks.Stop?.length, 1);
+  assert.equal(run(box, ['teardown', 'claude-code']).code, 0);
+  assert.deepEqual(readdirSync(box.project), []);
+});
+
+test('refusals: a foreign engram entry, a malformed file, a scope the client lacks, an unknown client; nothing written', (t) => {
+  const box = sandbox(t);
+  put(join(box.project, '.mcp.json'), '{ "mcpServers": { "engram": { "command": "python", "args": ["engram.py"] } } }\n');
+  put(join(box.project, '.vscode', 'mcp.json'), '{ "servers": { "x": { "command": "y" } }\n');
+  const before = snapshot(box);
+  const foreign = run(box, ['setup', 'claude-code']);
+  assert.deepEqual([foreign.code, foreign.error?.error], [1, 'CONFLICT']);
+  const malformed = run(box, ['setup', 'vscode']);
+  assert.deepEqual([malformed.code, malformed.error?.error], [2, 'PARAM_ERROR']);
+  assert.match(String(malformed.error?.message), /mcp\.json is not valid JSON/);
+  for (const args of [['setup', 'claude-desktop', '--project'], ['setup', 'cursor', '--project', '--user'], ['setup', 'emacs'], ['setup'], ['teardown', 'emacs']]) {
+    const refused = run(box, args);
+    assert.deepEqual([refused.code, refused.error?.error], [2, 'PARAM_ERROR'], args.join(' '));
+  }
+  // Teardown leaves an engram entry it did not write.
+  assert.equal(run(box, ['teardown', 'claude-code']).code, 0);
+  assert.deepEqual(snapshot(box), before);
 });

@@ -31,7 +31,7 @@ export function describePlan(plan: SetupPlan): FileReport[] {
     const action = fileAction(f.before, f.after);
     const backupPath = f.path + BACKUP_SUFFIX;
     const backup = plan.action === 'setup'
-      ? action === 'updated' && !existsSync(backupPath) ? backupPath : undefined
+      ? f.backup && !existsSync(backupPath) ? backupPath : undefined
       : plan.dropBackups.includes(backupPath) ? backupPath : undefined;
     return { path: f.path, action, parts: f.parts, ...(backup === undefined ? {} : { backup }) };
   });

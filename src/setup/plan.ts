@@ -37,6 +37,11 @@ export interface FileChange {
   parts: Part[];
   before: string | undefined;
   after: string | undefined;
+  /**
+   * Setup: the file holds something of its own, so a copy is kept before the first change (a file
+   * holding only what setup writes needs none: teardown removes it).
+   */
+  backup: boolean;
 }
 
 export interface SetupPlan {
@@ -58,16 +63,29 @@ function readText(path: string): string | undefined {
 /** The files of a plan, each read once and edited in turn by every part that lives in it. */
 class Files {
   readonly list: FileChange[] = [];
+  /** Per file, what takes engram's parts out again (setup: to tell a file of setup's own). */
+  readonly strips = new Map<string, ((text: string) => string)[]>();
 
-  edit(path: string, part: Part, change: (text: string | undefined) => string | undefined): void {
+  edit(path: string, part: Part, change: (text?: string) => string | undefined, strip?: (text: string) => string) {
     let file = this.list.find((f) => f.path === path);
     if (file === undefined) {
       const before = readText(path);
-      file = { path, parts: [], before, after: before };
+      file = { path, parts: [], before, after: before, backup: false };
       this.list.push(file);
     }
     file.parts.push(part);
     file.after = change(file.after);
+    if (strip !== undefined) this.strips.set(path, [...(this.strips.get(path) ?? []), strip]);
+  }
+
+  /** Marks the files that hold more than what setup writes (`header`: what setup starts a new one with). */
+  markBackups(headers: ReadonlyMap<string, string>): void {
+    for (const file of this.list) {
+      if (file.before === undefined || file.before === file.after) continue;
+      const stripped = (this.strips.get(file.path) ?? []).reduce((text, strip) => strip(text), file.before);
+      // A file that holds engram's parts and nothing else was made by setup; an empty one is the user's.
+      file.backup = stripped === file.before || !isBare(file.path, stripped, headers.get(file.path) ?? '');
+    }
   }
 }
 
@@ -77,20 +95,28 @@ export function planSetup(options: SetupOptions): SetupPlan {
   const files = CLIENTS[client].files(scope, options.dirs, options.project);
   const plan = new Files();
   const notes: string[] = [];
-  plan.edit(files.server, 'server', (text) => addServer(client, text ?? '', launchFor(options.db), files.server));
+  const headers = new Map<string, string>();
+  plan.edit(
+    files.server,
+    'server',
+    (text) => addServer(client, text ?? '', launchFor(options.db), files.server),
+    (text) => removeServer(client, text, {}, files.server),
+  );
   if ('file' in files.instructions) {
     const { file, header } = files.instructions;
-    plan.edit(file, 'instructions', (text) => addBlock(text ?? header, INSTRUCTION_LINES, INSTRUCTION_MARKERS));
+    headers.set(file, header);
+    plan.edit(file, 'instructions', (text) => addBlock(text ?? header, INSTRUCTION_LINES, INSTRUCTION_MARKERS), (text) => removeBlock(text, INSTRUCTION_MARKERS));
   } else {
     notes.push(`no instructions file: ${files.instructions.none}`);
   }
   if ('file' in files.hooks) {
     const { file, table } = files.hooks;
     const events = wantedEvents(table, options.promptHook === true);
-    plan.edit(file, 'hooks', (text) => addHooks(text ?? '', table, events, options.db, file));
+    plan.edit(file, 'hooks', (text) => addHooks(text ?? '', table, events, options.db, file), (text) => removeHooks(text, table, {}));
   } else {
     notes.push(`no hooks: ${files.hooks.none}`);
   }
+  plan.markBackups(headers);
   return { action: 'setup', client, scope, files: plan.list, dropBackups: [], notes };
 }
 
