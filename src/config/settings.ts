@@ -33,11 +33,14 @@ export interface EmbedderSetting {
   apiKey: string | undefined;
 }
 
-/** See {@link Settings.clientDirs}. */
+/** The directories agent clients keep their configuration in (see {@link Settings.clientDirs}). */
 export interface ClientDirs {
   home: string;
+  /** `XDG_CONFIG_HOME`, else ~/.config. */
   configHome: string;
+  /** `APPDATA` (Windows), else ~/AppData/Roaming. */
   appData: string;
+  /** `CODEX_HOME`, else ~/.codex. */
   codexHome: string;
   platform: NodeJS.Platform;
 }

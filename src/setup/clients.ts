@@ -18,6 +18,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ClientDirs } from '../config/settings.js';
 import { CLAUDE_CODE_HOOKS, CODEX_HOOKS, type HookTable } from './hooks.js';
 import { CURSOR_RULE_HEADER } from './instructions.js';
 import type { McpClient } from './server-entry.js';
@@ -27,16 +28,7 @@ export const SCOPES = ['project', 'user'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The directories a client's paths derive from, as the entry point read them from the environment. */
-export interface ClientDirs {
-  home: string;
-  /** `XDG_CONFIG_HOME`, else ~/.config. */
-  configHome: string;
-  /** `APPDATA` (Windows), else ~/AppData/Roaming. */
-  appData: string;
-  /** `CODEX_HOME`, else ~/.codex. */
-  codexHome: string;
-  platform: NodeJS.Platform;
-}
+export type { ClientDirs };
 
 /** The files of one client in one scope; a missing part says why there is none. */
 export interface ClientFiles {
@@ -57,6 +49,8 @@ export interface ClientSpec {
   /** Directories whose presence says the client is installed (or was). */
   dirs(d: ClientDirs): string[];
   files(scope: Scope, d: ClientDirs, project: string): ClientFiles;
+  /** What the user still has to do once, after setup (approve, trust), per scope. */
+  approval?: Partial<Record<Scope, string>>;
 }
 
 /** A platform's folder for an application's settings (macOS, Windows, else XDG). */
@@ -80,6 +74,7 @@ const CLAUDE_CODE: ClientSpec = {
   defaultScope: 'project',
   commands: ['claude'],
   dirs: (d) => [join(d.home, '.claude')],
+  approval: { project: 'Claude Code asks once to approve the servers of a project\'s .mcp.json' },
   files: (scope, d, project) => {
     const base = scope === 'project' ? project : join(d.home, '.claude');
     return {
@@ -143,6 +138,10 @@ const CODEX: ClientSpec = {
   defaultScope: 'user',
   commands: ['codex'],
   dirs: (d) => [d.codexHome],
+  approval: {
+    project: 'Codex reads .codex/config.toml in trusted projects only, and runs new hooks once you trust them',
+    user: 'Codex runs new hooks once you trust them',
+  },
   files: (scope, d, project) => {
     const base = scope === 'project' ? join(project, '.codex') : d.codexHome;
     return {

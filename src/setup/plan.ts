@@ -117,6 +117,8 @@ export function planSetup(options: SetupOptions): SetupPlan {
     notes.push(`no hooks: ${files.hooks.none}`);
   }
   plan.markBackups(headers);
+  const approval = CLIENTS[client].approval?.[scope];
+  if (approval !== undefined) notes.push(approval);
   return { action: 'setup', client, scope, files: plan.list, dropBackups: [], notes };
 }
 
