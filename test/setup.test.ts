@@ -417,3 +417,12 @@ test('refusals: a foreign engram entry, a malformed file, a scope the client lac
   assert.equal(run(box, ['teardown', 'claude-code']).code, 0);
   assert.deepEqual(snapshot(box), before);
 });
+
+test('engram mcp config --client opencode prints the entry setup writes', (t) => {
+  const box = sandbox(t);
+  const printed = run(box, ['mcp', 'config', '--client', 'opencode']);
+  assert.equal(printed.code, 0, printed.stderr);
+  assert.deepEqual(JSON.parse(printed.stdout), { mcp: { engram: { type: 'local', command: ['engram', 'serve'] } } });
+  assert.equal(run(box, ['setup', 'opencode']).code, 0);
+  assert.deepEqual(parseJsonc(readFileSync(join(box.project, 'opencode.json'), 'utf8')), JSON.parse(printed.stdout));
+});
