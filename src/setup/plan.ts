@@ -82,9 +82,14 @@ class Files {
   markBackups(headers: ReadonlyMap<string, string>): void {
     for (const file of this.list) {
       if (file.before === undefined || file.before === file.after) continue;
-      const stripped = (this.strips.get(file.path) ?? []).reduce((text, strip) => strip(text), file.before);
+      const before = file.before;
       // A file that holds engram's parts and nothing else was made by setup; an empty one is the user's.
-      file.backup = stripped === file.before || !isBare(file.path, stripped, headers.get(file.path) ?? '');
+      try {
+        const stripped = (this.strips.get(file.path) ?? []).reduce((text, strip) => strip(text), before);
+        file.backup = stripped === before || !isBare(file.path, stripped, headers.get(file.path) ?? '');
+      } catch {
+        file.backup = true;
+      }
     }
   }
 }
