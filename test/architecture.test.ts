@@ -25,7 +25,7 @@ const SRC = join(ROOT, 'src');
 const RANKS: readonly (readonly string[])[] = [
   ['types', 'errors', 'util', 'version', 'context'],
   ['store'],
-  ['config', 'policy', 'recall', 'forgetting', 'embed'],
+  ['config', 'policy', 'recall', 'forgetting', 'embed', 'setup'],
   ['search'],
   ['items'],
   ['ingest', 'lifecycle', 'retrieval', 'workspaces'],

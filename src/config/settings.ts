@@ -33,6 +33,32 @@ export interface EmbedderSetting {
   apiKey: string | undefined;
 }
 
+/** The directories agent clients keep their configuration in (see {@link Settings.clientDirs}). */
+export interface ClientDirs {
+  home: string;
+  /** `XDG_CONFIG_HOME`, else ~/.config. */
+  configHome: string;
+  /** `APPDATA` (Windows), else ~/AppData/Roaming. */
+  appData: string;
+  /** `CODEX_HOME`, else ~/.codex. */
+  codexHome: string;
+  platform: NodeJS.Platform;
+}
+
+/** The user's home: `HOME`, else `USERPROFILE`, else the system's (an empty variable is unset). */
+const homeFrom = (env: Environment): string => env.HOME || env.USERPROFILE || homedir();
+
+/** The client directories from the environment, each empty variable taken as unset. */
+function clientDirsFrom(env: Environment, home: string): ClientDirs {
+  return {
+    home,
+    configHome: env.XDG_CONFIG_HOME || join(home, '.config'),
+    appData: env.APPDATA || join(home, 'AppData', 'Roaming'),
+    codexHome: env.CODEX_HOME || join(home, '.codex'),
+    platform: process.platform,
+  };
+}
+
 export interface SettingsSources {
   env: Environment;
   cwd: string;
@@ -41,7 +67,7 @@ export interface SettingsSources {
 
 export interface Settings {
   readonly cwd: string;
-  /** The user's home directory (`HOME`, else the system's). */
+  /** The user's home directory (`HOME`, else `USERPROFILE`, else the system's). */
   readonly home: string;
   /** `--db` as given (possibly ''), for commands that must tell it from `ENGRAM_DB`. */
   readonly dbFlag: string | undefined;
@@ -57,6 +83,11 @@ export interface Settings {
   readonly session: string | null;
   /** Full-text search on, unless `ENGRAM_FTS=off`. */
   readonly fullText: boolean;
+  /**
+   * The directories agent clients keep their configuration in (`engram setup`): HOME,
+   * XDG_CONFIG_HOME, APPDATA and CODEX_HOME, each with its documented default.
+   */
+  clientDirs(): ClientDirs;
   /** Where the store is: `--db` > `ENGRAM_DB` > nearest `.engram/` > the user store. */
   store(): StoreLocation;
   /** Output redaction tier: `flag` > `ENGRAM_SECRECY`; PARAM_ERROR when the variable is not a tier. */
@@ -154,7 +185,7 @@ export function anchorModelPath(spec: string, base: string): string {
 export function createSettings(sources: SettingsSources): Settings {
   const { env, cwd, flags = {} } = sources;
   const dbEnv = env.ENGRAM_DB === '' ? undefined : env.ENGRAM_DB;
-  const home = env.HOME ?? homedir();
+  const home = homeFrom(env);
   return Object.freeze({
     cwd,
     home,
@@ -165,6 +196,7 @@ export function createSettings(sources: SettingsSources): Settings {
     searchPath: env.PATH ?? '',
     session: flags.session ?? env.ENGRAM_SESSION ?? null,
     fullText: env.ENGRAM_FTS !== 'off',
+    clientDirs: () => clientDirsFrom(env, home),
     store: () => discoverStore({ flag: flags.db, env: env.ENGRAM_DB, cwd, home }),
     secrecy: (flag?: Secrecy) => flag ?? secrecyFromEnv(env.ENGRAM_SECRECY),
     budget: (flag?: number) => flag ?? budgetFromEnv(env.ENGRAM_BUDGET),

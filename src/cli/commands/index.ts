@@ -193,4 +193,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'MCP client setup: `mcp config --client NAME` prints the configuration snippet',
     load: () => import('./mcp.js'),
   },
+  {
+    name: 'setup',
+    summary: 'Wire engram into an agent client: its MCP server, instructions and hooks (--list: which are installed)',
+    load: () => import('./setup.js'),
+  },
+  {
+    name: 'teardown',
+    summary: 'Take out of a client exactly what `engram setup` added (backups restored byte for byte)',
+    load: () => import('./setup.js'),
+  },
 ];

@@ -45,6 +45,7 @@ import { reviewView } from './review.js';
 import { searchView } from './search.js';
 import { statusView } from './status.js';
 import { type FoldersView, foldersView, syncView, type WatchSummary, watchView } from './sync.js';
+import { type ClientsView, clientsView, type SetupResult, setupView } from './setup.js';
 import { doctorView, embedView, importView, statsView, type WorkspacesView, workspacesView } from './store.js';
 
 /** The data of each view: what a command returns under that view name. */
@@ -77,6 +78,8 @@ export interface ViewData {
   sync: SyncReport;
   watch: WatchSummary;
   folders: FoldersView;
+  setup: SetupResult;
+  clients: ClientsView;
 }
 
 /** A text renderer name. */
@@ -114,6 +117,8 @@ const TEXT_VIEWS: { [V in View]: (data: ViewData[V], p: Palette) => string } = {
   sync: syncView,
   watch: watchView,
   folders: foldersView,
+  setup: setupView,
+  clients: clientsView,
 };
 
 /** The text of a command's data, by its view. */
