@@ -74,7 +74,12 @@ describe('engram hook', () => {
       const run = cli(['hook', event], { cwd: broken, input: promptSubmit(broken, 'deploy'), env: { HOME: broken } });
       assert.deepEqual([run.code, run.stdout], [0, ''], event);
     }
+    for (const args of [['hook', 'bogus'], ['hook'], ['hook', 'stop', '--whatever', '3'], ['hook', '--budget', 'x', 'session-start']]) {
+      const run = cli(args, { cwd: broken, input: '{}', env: { HOME: broken } });
+      assert.deepEqual([run.code, run.stdout], [0, ''], `no usage error out of ${args.join(' ')}`);
+    }
     const log = readFileSync(join(broken, '.engram', 'hook.log'), 'utf8');
+    assert.match(log, /bogus .*unknown hook event/);
     assert.match(log, /session-start .*DB_ERROR|session-start .*database/i);
     assert.match(log, /prompt-submit /);
   });

@@ -14,7 +14,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext, CommandOutput } from '../context.js';
-import { enumOption, exampleText, intOption } from '../options.js';
+import { exampleText } from '../options.js';
 import { readStdinBytes } from '../read-input.js';
 import type { Runner } from '../runner.js';
 
@@ -44,9 +44,16 @@ export interface HookPayload {
   prompt?: string;
 }
 
+/** Flags are read leniently: a bad value is logged and left out, never a usage error. */
 interface HookFlags {
-  budget?: number;
+  budget?: string;
   format?: string;
+}
+
+/** The budget flag as a whole number ≥ 1; undefined (the default) otherwise. */
+function budgetOf(value: string | undefined): number | undefined {
+  const budget = Number(value);
+  return value !== undefined && Number.isInteger(budget) && budget >= 1 ? budget : undefined;
 }
 
 const CLIENT_EVENT: Partial<Record<HookEvent, string>> = {
@@ -56,9 +63,13 @@ const CLIENT_EVENT: Partial<Record<HookEvent, string>> = {
 
 export function configure(command: Command, run: Runner): void {
   command
-    .addArgument(command.createArgument('<event>', 'the session event').choices(HOOK_EVENTS))
-    .addOption(intOption('--budget <tokens>', 'token budget of the context given (default: 600 at session start, 400 per prompt)', 1))
-    .addOption(enumOption('--format <format>', 'transcript format for the capture events', ['auto', 'claude-code', 'codex', 'opencode']))
+    // No usage error may come out of a hook (Claude Code reads exit 2 from Stop as "keep going"):
+    // an unknown event or flag is logged and answered with nothing, like any other failure.
+    .argument('[event]', `the session event: ${HOOK_EVENTS.join(', ')}`)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .option('--budget <tokens>', 'token budget of the context given (default: 600 at session start, 400 per prompt)')
+    .option('--format <format>', 'transcript format for the capture events: auto, claude-code, codex, opencode')
     .addHelpText('after', exampleText(
       'echo \'{"session_id":"s1","cwd":"."}\' | engram hook session-start',
       'engram setup claude-code   # installs these hooks',
@@ -89,7 +100,7 @@ export function hookAnswer(event: HookEvent, context: string): string {
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: name, additionalContext: context } })}\n`;
 }
 
-function logError(ctx: CliContext, event: HookEvent, error: unknown): void {
+function logError(ctx: CliContext, event: string, error: unknown): void {
   try {
     const file = join(dirname(ctx.settings.store().path), 'hook.log');
     mkdirSync(dirname(file), { recursive: true });
@@ -109,16 +120,21 @@ async function answer(ctx: CliContext, event: HookEvent, payload: HookPayload, f
   if (event === 'session-start' || event === 'prompt-submit') {
     if (!ctx.settings.store().exists) return '';
     const engram = await ctx.open();
-    if (event === 'session-start') return hookAnswer(event, (await engram.brief({ budget: flags.budget })).inject_text);
+    if (event === 'session-start') return hookAnswer(event, (await engram.brief({ budget: budgetOf(flags.budget) })).inject_text);
     const prompt = payload.prompt?.trim() ?? '';
     if (prompt === '') return '';
-    const found = await engram.recall({ query: prompt.slice(0, 10_000), budget: flags.budget ?? PROMPT_BUDGET });
-    return hookAnswer(event, found.inject_text);
+    const budget = budgetOf(flags.budget) ?? PROMPT_BUDGET;
+    return hookAnswer(event, (await engram.recall({ query: prompt.slice(0, 10_000), budget })).inject_text);
   }
   return '';
 }
 
-async function hookCommand(ctx: CliContext, event: HookEvent, flags: HookFlags): Promise<CommandOutput> {
+async function hookCommand(ctx: CliContext, name: string | undefined, flags: HookFlags): Promise<CommandOutput> {
+  if (name === undefined || !(HOOK_EVENTS as readonly string[]).includes(name)) {
+    logError(ctx, String(name), new Error(`unknown hook event ${JSON.stringify(name ?? '')}`));
+    return { kind: 'block', text: '', data: {} };
+  }
+  const event = name as HookEvent;
   let timer: NodeJS.Timeout | undefined;
   const bound = HOOK_BOUNDS_MS[event];
   // Past the bound the process ends at once, whatever still runs: a transaction in flight is rolled
