@@ -2,7 +2,7 @@
  * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
  * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes;
  * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, corpus, precision, store, ingest,
- * scifact, locomo, mcp, embed, vectors).
+ * scifact, locomo, mcp, embed, vectors, hooks).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -21,6 +21,7 @@ import { locomoSuite, scifactSuite } from './suites/quality.js';
 import { storeSuite } from './suites/store.js';
 import { embedSuite } from './suites/embed.js';
 import { vectorsSuite } from './suites/vectors.js';
+import { hooksSuite } from './suites/hooks.js';
 
 function printTable(rows: Row[]): void {
   if (rows.length === 0) return;
@@ -60,6 +61,7 @@ const suites: Record<string, () => Row[] | Promise<Row[]>> = {
   mcp: () => mcpSuite(),
   embed: () => embedSuite(),
   vectors: () => vectorsSuite(sizes),
+  hooks: () => hooksSuite(),
 };
 const selected = (process.env.BENCH_SUITES ?? Object.keys(suites).join(',')).split(',');
 const results: Row[] = [];
