@@ -30,6 +30,7 @@ const RANKS: readonly (readonly string[])[] = [
   ['items'],
   ['ingest', 'lifecycle', 'retrieval', 'workspaces'],
   ['put', 'maintenance'],
+  ['capture'],
   ['api'],
   ['engram'],
   ['index'],
