@@ -110,6 +110,29 @@ test('a secret in one turn refuses that turn only, masked in the report, and is 
   }
 });
 
+test('a long turn is stored in parts; a pasted text keeps its head and its size; the policy reads it whole', TIMEOUT, async (t) => {
+  const { db, file } = setup(t);
+  const paste = `${'log line with some words in it\n'.repeat(700)}PASTETAIL`;
+  const answer = Array.from({ length: 40 }, (_, i) => `Step ${i + 1}: the handler for route ${i + 1} now validates its input first.`).join('\n\n');
+  const turns: TurnSpec[] = [
+    { request: `Why does the build fail? Here is the log:\n${paste}`, answer },
+    { request: `And this one?\n${paste.replace('PASTETAIL', `the key is ${REFUSED_VALUE}`)}`, answer: 'It is the same failure.' },
+  ];
+  const engram = await openEngram({ path: db });
+  t.after(() => engram.close());
+  const report = await engram.capture({ file: file('long.jsonl', claudeCodeSession(SESSION, turns)) });
+  assert.deepEqual([report.stored, report.refused, report.refusals[0]?.turn], [1, 1, 2], 'a secret past the kept head still refuses its turn');
+  const parts = (await episodes(engram, 'claude-code')).sort((a, b) => (a.step_id ?? '').localeCompare(b.step_id ?? ''));
+  assert.ok(parts.length >= 2, `${parts.length} parts`);
+  assert.equal(report.items, parts.length);
+  assert.deepEqual(parts.map((p) => p.step_id), ['turn-000001', ...parts.slice(1).map((_, i) => `turn-000001-${i + 2}`)]);
+  assert.ok(parts.every((p) => p.content.length <= 2000 && p.title.endsWith(`/${parts.length})`)));
+  const text = parts.map((p) => p.content).join('');
+  assert.match(text, /\[… [\d,]+ more bytes not stored\]/);
+  assert.ok(text.includes('Step 40: the handler for route 40'), 'the whole answer is stored');
+  assert.ok(!dbBytes(db).includes('PASTETAIL'));
+});
+
 test('chat-role JSON in a transcript refuses at most the turn that holds it, never the transcript', TIMEOUT, async (t) => {
   const { db, file } = setup(t);
   const turns = plainTurns(6);
@@ -149,6 +172,28 @@ test('codex rollout: the user\'s requests (not the context Codex adds), final an
   assert.deepEqual([again.stored, again.duplicates], [0, 12]);
   assert.equal((await episodes(engram, 'codex')).length, 12);
   assert.ok(!dbBytes(db).includes('CODEXOUT1 '));
+});
+
+test('codex rollouts older than session_meta (bare response items) are read too; an image is kept by its size', TIMEOUT, async (t) => {
+  const { db, file } = setup(t);
+  const image = `data:image/png;base64,${'A'.repeat(300)}`;
+  const lines = [
+    { id: 'legacy-rollout-1', timestamp: '2025-06-01T10:00:00.000Z', instructions: null },
+    { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/srv</cwd>\n</environment_context>' }] },
+    { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files here' }, { type: 'input_image', image_url: image }] },
+    { type: 'local_shell_call', call_id: 'c1', status: 'completed', action: { type: 'exec', command: ['ls'] } },
+    { type: 'function_call_output', call_id: 'c1', output: 'a\nb' },
+    { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Two files: a and b.' }] },
+  ];
+  const engram = await openEngram({ path: db });
+  t.after(() => engram.close());
+  const report = await engram.capture({ file: file('rollout-legacy.jsonl', lines.map((l) => JSON.stringify(l)).join('\n')) });
+  assert.deepEqual([report.format, report.session_id, report.turns, report.stored], ['codex', 'legacy-rollout-1', 1, 1]);
+  assert.equal((await episodes(engram, 'codex'))[0]?.content, [
+    `Request:\nList the files here\n[image: ${image.length} bytes, not stored]`,
+    'Tools: shell; 1 output, 3 bytes (not stored)',
+    'Answer:\nTwo files: a and b.',
+  ].join('\n\n'));
 });
 
 test('opencode: an `opencode export` document and its messages as JSONL; synthetic parts and tool outputs not stored', TIMEOUT, async (t) => {
