@@ -28,10 +28,15 @@ import type { ReviewOptions } from './maintenance/review.js';
 import type { DeleteResult } from './put/delete-item.js';
 import type { LinkResult } from './put/link-items.js';
 import type { WriteOptions, WriteResult } from './put/put.js';
+import type { BriefInput, BriefResult } from './retrieval/brief.js';
 import type { RecallInput, RecallResult } from './retrieval/recall.js';
 import type { SearchInput, SearchResult } from './retrieval/search.js';
+import type { StatusOptions, StatusReport } from './maintenance/status.js';
+import type { AddFolderResult, FolderInput, FolderState } from './sync/folders.js';
+import type { SyncOptions, SyncReport } from './sync/sync-folders.js';
+import type { FolderWatch } from './sync/watch.js';
 import type { Store } from './store/store.js';
-import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, Workspace } from './types.js';
+import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, SyncedFolder, Workspace } from './types.js';
 import type { Clock } from './util/time.js';
 import type { PalaceInput, PalaceResult } from './workspaces/palace.js';
 import type { RegisterWorkspaceResult, RemoveWorkspaceResult, WorkspaceInput } from './workspaces/workspaces.js';
@@ -41,6 +46,7 @@ export type { ImportReport } from './items/import-lines.js';
 export type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 export type { ListInput, PutInput, UpdateInput } from './items/schemas.js';
 export type { GetQuery, ListResult, ShowOptions, ShowResult } from './items/read.js';
+export type { BriefInput, BriefResult } from './retrieval/brief.js';
 export type { RecallInput, RecallResult } from './retrieval/recall.js';
 export type {
   HitExplain, RetrievalMode, RetrievalStage, SearchHit, SearchInput, SearchResult, SearchStage,
@@ -120,6 +126,22 @@ export type { IngestProgress, IngestReport } from './ingest/ingest.js';
 export type { IngestInput, PullInput } from './items/schemas.js';
 export type { CaptureInput } from './capture/capture.js';
 export type { CaptureRefusal, CaptureReport } from './capture/report.js';
+export type { FolderChanges } from './ingest/folder-changes.js';
+export type { WiredClient } from './config/wired-clients.js';
+export type { FolderStatus, StatusOptions, StatusReport } from './maintenance/status.js';
+export type { AddFolderResult, FolderInput, FolderState } from './sync/folders.js';
+export type { FolderSync, SyncOptions, SyncReport } from './sync/sync-folders.js';
+export type { FolderWatch } from './sync/watch.js';
+
+/** What `watch` needs: which folders (default all), the debounce, and where each sync's report goes. */
+export interface WatchFoldersOptions {
+  names?: readonly string[];
+  /** Quiet time after the last file event before a sync (default 300 ms). */
+  debounceMs?: number;
+  onSync(report: SyncReport & AutoConsolidated & Embedded): void;
+  /** A failed sync or watcher; watching goes on. */
+  onError(error: unknown, folder?: string): void;
+}
 
 /** The engram API. Every method validates its input and throws {@link EngramError} on failure. */
 export interface Engram {
@@ -165,6 +187,11 @@ export interface Engram {
    * injection block (format_version=1). Records usage of the injected items and one event.
    */
   recall(input: RecallInput): Promise<RecallResult>;
+  /**
+   * The session brief: live, injectable memories without a query, long-term first, then mid-term,
+   * then the newest short-term ones, packed into the budget (default 600) as recall's block.
+   */
+  brief(input?: BriefInput): Promise<BriefResult>;
   /** One item (redacted for `secrecy`), its revision count and links. */
   show(id: string, options?: ShowOptions): Promise<ShowResult>;
   /** Every stored version, oldest first. */
@@ -217,6 +244,30 @@ export interface Engram {
    * (an interrupted run resumes); `rebuild` re-embeds everything. PARAM_ERROR without an embedder.
    */
   embed(options?: EmbedOptions): Promise<EmbedResult>;
+  /**
+   * Registers a directory to keep in sync (memctl's `mount`), or updates the globs, tags and format
+   * of one registered under that name; nothing is read until `sync`.
+   */
+  addFolder(input: FolderInput): Promise<AddFolderResult>;
+  /** The synced folders, each with the files added, changed and removed since its last sync. */
+  folders(): Promise<FolderState[]>;
+  /** Stops syncing a folder; its chunks stay. NOT_FOUND for an unknown one. */
+  removeFolder(name: string): Promise<{ removed: SyncedFolder }>;
+  /**
+   * Brings the store in step with the synced folders (`names`, default all): new and changed files
+   * ingested, the chunks of files gone archived; one ingest report per folder.
+   */
+  sync(options?: SyncOptions): Promise<SyncReport & AutoConsolidated & Embedded>;
+  /**
+   * Syncs the folders once, then again whenever their files change (debounced), until `close()`.
+   * PARAM_ERROR when no folder is synced (or none of `names` can be watched).
+   */
+  watch(options: WatchFoldersOptions): Promise<FolderWatch>;
+  /**
+   * The store at a glance: size, items per tier and type, what waits for review, pending vectors,
+   * the last consolidation, the synced folders' lag, and (with `clients`) the wired agent clients.
+   */
+  status(options?: StatusOptions): Promise<StatusReport>;
   /** JSONL lines, one complete item each, oldest first. */
   exportLines(options?: ExportOptions): AsyncIterable<string>;
   /** Quarantined, contradicted and soon-expiring (within `withinHours`, default 24) items. */

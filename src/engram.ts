@@ -4,8 +4,9 @@
  * operation context (store, item writer, indexer, clock, actor, settings) and delegates each
  * operation to its feature folder.
  */
-import type { Embedded, Engram, EngramOptions, PutResult } from './api.js';
+import type { Embedded, Engram, EngramOptions, PutResult, SyncOptions } from './api.js';
 import { capture } from './capture/capture.js';
+import { EngramError } from './errors.js';
 import { DEFAULT_FTS_TOKENIZER, FTS_TOKENIZER_PRESETS, isFtsTokenizerPreset } from './config/fts-tokenizer.js';
 import type { OperationContext } from './context.js';
 import { ingestSources } from './ingest/ingest.js';
@@ -28,16 +29,21 @@ import { exportLines } from './maintenance/export.js';
 import { reindex } from './maintenance/reindex.js';
 import { review } from './maintenance/review.js';
 import { stats } from './maintenance/stats.js';
+import { status } from './maintenance/status.js';
 import { deleteItem } from './put/delete-item.js';
 import { linkItems } from './put/link-items.js';
 import { propose, pull } from './put/pull.js';
 import { putItem, updateItem } from './put/put.js';
+import { brief } from './retrieval/brief.js';
 import { recall } from './retrieval/recall.js';
 import { search } from './retrieval/search.js';
 import { createIndexer } from './search/indexer.js';
 import { loadSegmenter } from './search/segment.js';
 import type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 import type { Store } from './store/store.js';
+import { addFolder, listFolders, removeFolder } from './sync/folders.js';
+import { selectFolders, syncFolders } from './sync/sync-folders.js';
+import { watchFolders } from './sync/watch.js';
 import { systemClock } from './util/time.js';
 import { palace } from './workspaces/palace.js';
 import { listWorkspaces, registerWorkspace, removeWorkspace, resolveWorkspace } from './workspaces/workspaces.js';
@@ -115,6 +121,12 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     return result.action === 'created' ? withAuto(embedded, result.item.id) : embedded;
   };
 
+  const sync = async (syncOptions?: SyncOptions) => {
+    const report = await syncFolders(ctx, syncOptions);
+    const wrote = report.totals.ingested + report.totals.partial > 0;
+    return wrote ? withAuto(await withVectors(report, 'pending')) : report;
+  };
+
   return {
     path: store.path,
     ftsTokenizer: await store.meta.get('fts_tokenizer') ?? null,
@@ -166,6 +178,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     list: (filter) => listItems(ctx, filter),
     search: (input) => search(ctx, input),
     recall: (input) => recall(ctx, input),
+    brief: (input) => brief(ctx, input),
     show: (id, showOptions) => showItem(ctx, id, showOptions),
     history: (id) => itemHistory(ctx, id),
     links: (id) => itemLinks(ctx, id),
@@ -183,6 +196,23 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     delete: async (id, { hard = false } = {}) => deleteItem(ctx, id, hard),
     link: async (input) => linkItems(ctx, input),
     stats: () => stats(ctx),
+    status: (statusOptions) => status(ctx, statusOptions),
+    addFolder: (input) => addFolder(ctx, input),
+    folders: () => listFolders(ctx),
+    removeFolder: (name) => removeFolder(ctx, name),
+    sync,
+    async watch({ names, debounceMs, onSync, onError }) {
+      const folders = await selectFolders(ctx, names);
+      const run = async (which: string[]) => onSync(await sync({ names: which }));
+      const watcher = watchFolders(folders, { debounceMs, onError, sync: run });
+      if (watcher.folders.length === 0) {
+        await watcher.close();
+        throw new EngramError('PARAM_ERROR', folders.length === 0 ? 'No folder is synced' : 'None of the folders can be watched', {
+          hint: folders.length === 0 ? 'Add one first (sync add PATH).' : 'Check that the folders exist.',
+        });
+      }
+      return watcher;
+    },
     workspaces: () => listWorkspaces(ctx),
     registerWorkspace: (input) => registerWorkspace(ctx, input),
     removeWorkspace: (name) => removeWorkspace(ctx, name),

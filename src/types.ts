@@ -122,6 +122,26 @@ export interface Workspace {
   updated_at: string;
 }
 
+/**
+ * A folder kept in sync with the store (`engram sync add`): a directory re-ingested incrementally
+ * into `scope` and `corpus_id` with its own globs, tags and format.
+ */
+export interface SyncedFolder {
+  name: string;
+  /** The directory, absolute. */
+  path: string;
+  scope: string;
+  /** '' for none. */
+  corpus_id: string;
+  include: string[];
+  exclude: string[];
+  tags: string[];
+  format: 'text' | 'auto';
+  added_at: string;
+  /** When the last sync of it began (files changed after that are pending); null before the first. */
+  synced_at: string | null;
+}
+
 export interface StoreStats {
   path: string;
   schema_version: number;

@@ -29,7 +29,7 @@ const RANKS: readonly (readonly string[])[] = [
   ['search'],
   ['items'],
   ['ingest', 'lifecycle', 'retrieval', 'workspaces'],
-  ['put', 'maintenance'],
+  ['put', 'maintenance', 'sync'],
   ['capture'],
   ['api'],
   ['engram'],

@@ -45,6 +45,11 @@ const NON_CREATING: string[][] = [
   ['update', NO_ID, '--tags', 'x'],
   ['link', NO_ID, 'MEM-000000000001', '--type', 'supports'],
   ['workspace', 'remove', 'audit'],
+  ['status'],
+  ['sync'],
+  ['sync', 'docs', '--watch'],
+  ['sync', 'list'],
+  ['sync', 'remove', 'docs'],
 ];
 
 test('every read of a missing store is NOT_FOUND (exit 3) naming the path and engram init; nothing is created', (t) => {

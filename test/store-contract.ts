@@ -590,6 +590,43 @@ export function runStoreContract(name: string, factory: StoreFactory, options: C
       assert.deepEqual(await store.workspaces.get('w'), workspace);
       assert.equal(await store.transaction((tx) => tx.workspaces.remove('w')), true);
     });
+
+    test('synced folders round-trip with their options; one name per path', async (t) => {
+      const store = await open(factory, t);
+      const docs = {
+        name: 'docs', path: '/work/docs', scope: 'project', corpus_id: '', include: ['*.md', 'guides/**'], exclude: ['draft*'],
+        tags: ['docs'], format: 'auto' as const, added_at: '2026-11-22T12:00:00.000Z', synced_at: null,
+      };
+      assert.equal(await store.transaction((tx) => tx.folders.put(docs)), true);
+      assert.deepEqual(await store.folders.get('docs'), docs);
+      const synced = { ...docs, synced_at: '2026-11-22T13:00:00.000Z', tags: [] };
+      assert.equal(await store.transaction((tx) => tx.folders.put(synced)), false, 'same name: updated');
+      assert.deepEqual(await store.folders.get('docs'), synced);
+      const notes = { ...docs, name: 'notes', path: '/work/notes', corpus_id: 'n', format: 'text' as const };
+      await store.transaction((tx) => tx.folders.put(notes));
+      assert.deepEqual((await store.folders.list()).map((f) => f.name), ['docs', 'notes']);
+      await assert.rejects(store.transaction((tx) => tx.folders.put({ ...notes, name: 'other', path: '/work/docs' })));
+      assert.equal(await store.transaction((tx) => tx.folders.remove('docs')), true);
+      assert.equal(await store.transaction((tx) => tx.folders.remove('docs')), false);
+      assert.equal(await store.folders.get('docs'), undefined);
+      assert.deepEqual((await store.folders.list()).map((f) => f.name), ['notes']);
+    });
+
+    test('lastEvent finds the newest event of the given actions', async (t) => {
+      const store = await open(factory, t);
+      const event = (action: string, at: string) => ({ item_id: null, action, actor: null, at, details: { action } });
+      await store.transaction(async (tx) => {
+        await tx.history.addEvent(event('consolidate', '2026-11-22T10:00:00.000Z'));
+        await tx.history.addEvent(event('promote', '2026-11-22T11:00:00.000Z'));
+        await tx.history.addEvent(event('create', '2026-11-22T12:00:00.000Z'));
+      });
+      const last = await store.history.lastEvent(['consolidate', 'promote']);
+      assert.equal(last?.action, 'promote');
+      assert.deepEqual(last?.details, { action: 'promote' });
+      assert.equal((await store.history.lastEvent(['consolidate']))?.at, '2026-11-22T10:00:00.000Z');
+      assert.equal(await store.history.lastEvent(['purge']), undefined);
+      assert.equal(await store.history.lastEvent([]), undefined);
+    });
     runVectorContract(factory);
   });
 }

@@ -1,9 +1,9 @@
 /**
  * A store that does not exist yet, for `engram serve`: the server starts without creating a file,
  * reads answer from an empty in-memory store (nothing is stored, so nothing is found), and the
- * first write that stores something — a put, proposal, pull, ingest, import or workspace — creates
- * the real store, which answers everything from then on. A store another process creates
- * meanwhile is picked up by the next call.
+ * first write that stores something — a put, proposal, pull, ingest, import, workspace or synced
+ * folder — creates the real store, which answers everything from then on. A store another
+ * process creates meanwhile is picked up by the next call.
  */
 import type { Engram } from '../engram.js';
 
@@ -15,6 +15,7 @@ const CREATES: ReadonlySet<keyof Engram> = new Set([
   'propose',
   'registerWorkspace',
   'importLines',
+  'addFolder',
 ]);
 
 type Method = (...args: unknown[]) => unknown;

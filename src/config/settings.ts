@@ -41,6 +41,8 @@ export interface SettingsSources {
 
 export interface Settings {
   readonly cwd: string;
+  /** The user's home directory (`HOME`, else the system's). */
+  readonly home: string;
   /** `--db` as given (possibly ''), for commands that must tell it from `ENGRAM_DB`. */
   readonly dbFlag: string | undefined;
   /** `ENGRAM_DB`, undefined when unset or empty. */
@@ -152,8 +154,10 @@ export function anchorModelPath(spec: string, base: string): string {
 export function createSettings(sources: SettingsSources): Settings {
   const { env, cwd, flags = {} } = sources;
   const dbEnv = env.ENGRAM_DB === '' ? undefined : env.ENGRAM_DB;
+  const home = env.HOME ?? homedir();
   return Object.freeze({
     cwd,
+    home,
     dbFlag: flags.db,
     dbEnv,
     noColor: 'NO_COLOR' in env,
@@ -161,7 +165,7 @@ export function createSettings(sources: SettingsSources): Settings {
     searchPath: env.PATH ?? '',
     session: flags.session ?? env.ENGRAM_SESSION ?? null,
     fullText: env.ENGRAM_FTS !== 'off',
-    store: () => discoverStore({ flag: flags.db, env: env.ENGRAM_DB, cwd, home: env.HOME ?? homedir() }),
+    store: () => discoverStore({ flag: flags.db, env: env.ENGRAM_DB, cwd, home }),
     secrecy: (flag?: Secrecy) => flag ?? secrecyFromEnv(env.ENGRAM_SECRECY),
     budget: (flag?: number) => flag ?? budgetFromEnv(env.ENGRAM_BUDGET),
     httpToken: (flag?: string) => flag ?? (env.ENGRAM_HTTP_TOKEN || undefined),

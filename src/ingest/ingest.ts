@@ -56,6 +56,11 @@ export interface IngestSettings {
   dryRun?: boolean;
   /** False keeps the chunks of files gone from a re-ingested directory (default true). */
   prune?: boolean;
+  /**
+   * Archive the chunks of gone files before ingesting the others (`sync`): a renamed file then
+   * gets chunks of its own, under its new path, instead of sharing those of its old name.
+   */
+  pruneFirst?: boolean;
   /** Follow symlinks out of the directory walked (default: skipped and reported). */
   followSymlinks?: boolean;
   onProgress?: (progress: IngestProgress) => void;
@@ -109,6 +114,13 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
   const target: CorpusTarget = { store, writer, corpus, scope };
   const progress = { files_done: 0, files_total: entries.length, bytes: 0, chunks: 0, current: '' };
 
+  const prune = async () => {
+    if (settings.prune === false) return;
+    const present = new Set(entries.flatMap((e) => (e.kind === 'file' ? [e.path] : [])));
+    const dryRun = settings.dryRun === true;
+    (await pruneRemoved({ store, writer, now: context.now, cwd, corpus, scope, roots, present, dryRun })).forEach(add);
+  };
+  if (settings.pruneFirst === true) await prune();
   for (const entry of entries) {
     // A file name is shown in the report and progress: a secret in it is masked there.
     const shown = redactSecrets(entry.display);
@@ -131,11 +143,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     progress.bytes += file.bytes;
     progress.chunks += file.chunks;
   }
-  if (settings.prune !== false) {
-    const present = new Set(entries.flatMap((e) => (e.kind === 'file' ? [e.path] : [])));
-    const dryRun = settings.dryRun === true;
-    (await pruneRemoved({ store, writer, now: context.now, cwd, corpus, scope, roots, present, dryRun })).forEach(add);
-  }
+  if (settings.pruneFirst !== true) await prune();
   settings.onProgress?.({ ...progress, current: '' });
   return report;
 

@@ -24,6 +24,8 @@ export interface FileEntry {
   path: string;
   display: string;
   size: number;
+  /** Last modification time (ms since the epoch). */
+  mtimeMs: number;
   /** The ingest root: the directory walked, a glob's base, or a named file's directory. */
   root: string;
   /** True when the file came from walking the directory `root` (re-ingest prunes there). */
@@ -121,11 +123,13 @@ function walk(
       const path = join(dir, name);
       let isDir = false;
       let size = 0;
+      let mtimeMs = 0;
       try {
         const link = lstatSync(path);
         const target = link.isSymbolicLink() ? statSync(path) : link;
         isDir = target.isDirectory();
         size = target.size;
+        mtimeMs = target.mtimeMs;
         if (!isDir && !target.isFile()) continue;
         if (link.isSymbolicLink() && options.followSymlinks !== true) {
           const real = realpathSync(path);
@@ -156,7 +160,7 @@ function walk(
       }
       const rel = toPosix(relative(root, path));
       if (!accepted(rel, matchers) || (filter && !filter(rel))) continue;
-      out.push({ kind: 'file', path, display: toPosix(relative(options.cwd, path)), size, root, walked });
+      out.push({ kind: 'file', path, display: toPosix(relative(options.cwd, path)), size, mtimeMs, root, walked });
     }
   };
   visit(root, ancestorRules(root));
@@ -245,7 +249,7 @@ export function resolveSources(sources: readonly string[], options: SourceOption
       entries.push(...walk(path, options, matchers));
     } else if (stats.isFile()) {
       const display = toPosix(relative(options.cwd, path)) || source;
-      entries.push({ kind: 'file', path, display, size: stats.size, root: dirname(path), walked: false });
+      entries.push({ kind: 'file', path, display, size: stats.size, mtimeMs: stats.mtimeMs, root: dirname(path), walked: false });
     } else {
       entries.push({ kind: 'problem', display: source, reason: 'not a regular file' });
     }

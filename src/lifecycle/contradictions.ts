@@ -35,10 +35,15 @@ function shapes(item: MemoryItem): { key: string; text: string }[] {
  * Live memories (ingested chunks aside) of one scope that say the same thing — a whole item, or one
  * sentence of at least three words — with other numbers, versions, dates, paths or URLs: each one
  * beside the one before it. Nothing is changed; the user decides (update, forget, or link
- * `contradicts`/`supersedes`).
+ * `contradicts`/`supersedes`). With `newest`, only the newest that many memories are compared (a
+ * bounded look for `status`; `review` compares them all).
  */
-export async function possibleContradictions(store: Store, limit: number): Promise<PossibleContradiction[]> {
-  const filter = { quarantined: 'exclude', recallable: true, chunks: 'exclude', sort: 'created' } as const;
+export async function possibleContradictions(
+  store: Store,
+  limit: number,
+  newest?: number,
+): Promise<PossibleContradiction[]> {
+  const filter = { quarantined: 'exclude', recallable: true, chunks: 'exclude', sort: 'created', limit: newest } as const;
   const live = (await store.items.list(filter)).items;
   type Said = { item: MemoryItem; text: string };
   const byShape = new Map<string, Said[]>();

@@ -14,6 +14,9 @@ import { type ConsolidationCandidates, consolidationCandidates } from './candida
 import { type ConsolidationPlan, consolidate } from './consolidate.js';
 import { rankSuggestions, type Suggestion } from './suggest.js';
 
+/** Where the time of the last `consolidate` run is kept (the store's meta table). */
+export const CONSOLIDATED_META_KEY = 'consolidated_at';
+
 /** How many recent candidates suggest scores. */
 const SUGGEST_POOL = 200;
 
@@ -63,7 +66,11 @@ export async function runConsolidation(
 ): Promise<ConsolidationPlan> {
   // Merged items are indexed inside the transaction; the segmenter must be ready for CJK text.
   if (!dryRun) await ctx.writer.prepareAll();
-  return consolidate(ctx, { now: ctx.now(), actor: ctx.actor, scope, dryRun, admit: ctx.admit });
+  const now = ctx.now();
+  const plan = await consolidate(ctx, { now, actor: ctx.actor, scope, dryRun, admit: ctx.admit });
+  // A pass that found nothing to fold still ran: `status` tells when.
+  if (!dryRun) await ctx.store.transaction((tx) => tx.meta.set(CONSOLIDATED_META_KEY, now));
+  return plan;
 }
 
 /**

@@ -48,6 +48,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./recall.js'),
   },
   {
+    name: 'brief',
+    summary: 'The session brief: live memories without a query, long-term first, in a token budget',
+    load: () => import('./brief.js'),
+  },
+  {
+    name: 'hook',
+    summary: 'Answer an agent client\'s session event (session-start, prompt-submit, stop, ...) from stdin',
+    load: () => import('./hook.js'),
+  },
+  {
     name: 'pull',
     summary: 'Store an LLM answer from stdin: its proposals (JSON, blocks, sections) or one note',
     load: () => import('./pull.js'),
@@ -83,6 +93,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./delete.js'),
   },
   { name: 'stats', summary: 'Store statistics', load: () => import('./stats.js') },
+  {
+    name: 'status',
+    summary: 'The store at a glance: items, review, vectors, consolidation, synced folders, wired clients',
+    load: () => import('./status.js'),
+  },
+  {
+    name: 'sync',
+    summary: 'Folders kept in sync: sync add PATH, sync [NAME] (incremental), sync --watch, sync list, sync remove',
+    load: () => import('./sync.js'),
+  },
   {
     name: 'reindex',
     summary: 'Rebuild the full-text index from the items',

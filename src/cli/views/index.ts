@@ -17,6 +17,8 @@ import type {
   ReindexResult,
   SearchResult,
   ShowResult,
+  StatusReport,
+  SyncReport,
 } from '../../engram.js';
 import type { ReviewDecision, ReviewReport } from '../../items/governance.js';
 import type { PolicyVerdict } from '../../policy/evaluate.js';
@@ -43,6 +45,8 @@ import type { Palette } from './palette.js';
 import { policyView, type RulesView, rulesView } from './policy.js';
 import { reviewView } from './review.js';
 import { searchView } from './search.js';
+import { statusView } from './status.js';
+import { type FoldersView, foldersView, syncView, type WatchSummary, watchView } from './sync.js';
 import { doctorView, embedView, importView, statsView, type WorkspacesView, workspacesView } from './store.js';
 
 /** The data of each view: what a command returns under that view name. */
@@ -72,6 +76,10 @@ export interface ViewData {
   consolidate: ConsolidationPlan;
   candidates: ConsolidationCandidates;
   workspaces: WorkspacesView;
+  status: StatusReport;
+  sync: SyncReport;
+  watch: WatchSummary;
+  folders: FoldersView;
 }
 
 /** A text renderer name. */
@@ -106,6 +114,10 @@ const TEXT_VIEWS: { [V in View]: (data: ViewData[V], p: Palette) => string } = {
   consolidate: consolidateView,
   candidates: candidatesView,
   workspaces: workspacesView,
+  status: statusView,
+  sync: syncView,
+  watch: watchView,
+  folders: foldersView,
 };
 
 /** The text of a command's data, by its view. */

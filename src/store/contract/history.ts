@@ -9,4 +9,6 @@ export interface HistoryRepository {
   addEvent(event: Omit<MemoryEvent, 'id'>): Promise<void>;
   /** Events of one item, or every event, in the order they were written. */
   listEvents(itemId?: string): Promise<MemoryEvent[]>;
+  /** The newest event whose action is one of `actions`. */
+  lastEvent(actions: readonly string[]): Promise<MemoryEvent | undefined>;
 }

@@ -5,6 +5,7 @@
  */
 import type { StoreStats } from '../../types.js';
 import type { CorpusRepository } from './corpus.js';
+import type { FolderRepository } from './folders.js';
 import type { HistoryRepository } from './history.js';
 import type { ItemRepository } from './items.js';
 import type { LinkRepository } from './links.js';
@@ -35,6 +36,8 @@ export interface Store {
   readonly links: LinkRepository;
   readonly corpus: CorpusRepository;
   readonly workspaces: WorkspaceRepository;
+  /** Folders kept in sync. */
+  readonly folders: FolderRepository;
   readonly meta: MetaRepository;
   readonly text: TextIndex;
   /** Undefined when the backend keeps no vectors. */

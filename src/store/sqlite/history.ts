@@ -15,6 +15,7 @@ export function sqliteHistory(db: SqliteDatabase): Sync<HistoryRepository> {
     addEvent: db.prepare('INSERT INTO memory_events (item_id, action, actor, at, details) VALUES (?, ?, ?, ?, ?)'),
     allEvents: db.prepare('SELECT * FROM memory_events ORDER BY id'),
     itemEvents: db.prepare('SELECT * FROM memory_events WHERE item_id = ? ORDER BY id'),
+    lastEvent: db.prepare('SELECT * FROM memory_events WHERE action IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT 1'),
   };
   return {
     addRevision: (r) =>
@@ -38,16 +39,22 @@ export function sqliteHistory(db: SqliteDatabase): Sync<HistoryRepository> {
       const rows = (
         itemId === undefined ? statements.allEvents.all() : statements.itemEvents.all(itemId)
       ) as Record<string, unknown>[];
-      return rows.map(
-        (row): MemoryEvent => ({
-          id: row.id as number,
-          item_id: row.item_id as string | null,
-          action: row.action as string,
-          actor: row.actor as string | null,
-          at: row.at as string,
-          details: JSON.parse(row.details as string) as Record<string, unknown>,
-        }),
-      );
+      return rows.map(toEvent);
     },
+    lastEvent: (actions) => {
+      const row = statements.lastEvent.get(JSON.stringify(actions)) as Record<string, unknown> | undefined;
+      return row === undefined ? undefined : toEvent(row);
+    },
+  };
+}
+
+function toEvent(row: Record<string, unknown>): MemoryEvent {
+  return {
+    id: row.id as number,
+    item_id: row.item_id as string | null,
+    action: row.action as string,
+    actor: row.actor as string | null,
+    at: row.at as string,
+    details: JSON.parse(row.details as string) as Record<string, unknown>,
   };
 }

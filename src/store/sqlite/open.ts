@@ -29,6 +29,11 @@ export interface SqliteOptions {
    * report on a damaged store. Default true.
    */
   checkPages?: boolean;
+  /**
+   * When nearest queries use the warm vector cache (`vector-cache.ts`): `auto` (default) from a
+   * connection's second vector query on, `eager` from its first, `off` never (vec0 alone).
+   */
+  vectorCache?: 'auto' | 'eager' | 'off';
 }
 
 const DEFAULT_TOKENIZER = { name: 'en', spec: 'porter unicode61 remove_diacritics 2' };

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { MemoryItem } from '../../types.js';
 import type { CorpusRepository } from '../contract/corpus.js';
+import type { FolderRepository } from '../contract/folders.js';
 import type { HistoryRepository } from '../contract/history.js';
 import type { ItemRepository } from '../contract/items.js';
 import type { LinkRepository } from '../contract/links.js';
@@ -16,6 +17,7 @@ import type { VectorIndex } from '../contract/vector-index.js';
 import type { WorkspaceRepository } from '../contract/workspaces.js';
 import { Connection } from './connection.js';
 import { sqliteCorpus } from './corpus.js';
+import { sqliteFolders } from './folders.js';
 import { storeHealth, storeStats } from './health.js';
 import { sqliteHistory } from './history.js';
 import { ITEM_PAGE, type PageCursor, sqliteItems } from './items.js';
@@ -51,13 +53,14 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
   };
   const text = sqliteTextIndex(db, prepare);
   // Without the sqlite-vec extension for this platform the store has no vector index (lexical only).
-  const vectors = loadVectorExtension(db) ? sqliteVectors(db, prepare) : undefined;
+  const vectors = loadVectorExtension(db) ? sqliteVectors(db, prepare, options.vectorCache) : undefined;
   const items = sqliteItems(db, prepare, text.remove, vectors);
   const vectorIndex = vectors === undefined ? undefined : vectorContract(vectors);
   const history = sqliteHistory(db);
   const links = sqliteLinks(db);
   const corpus = sqliteCorpus(db);
   const workspaces = sqliteWorkspaces(db);
+  const folders = sqliteFolders(db);
   const meta = sqliteMeta(db);
 
   const rebuild = async (
@@ -101,6 +104,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       links: promised<LinkRepository>(links, run),
       corpus: promised<CorpusRepository>(corpus, run),
       workspaces: promised<WorkspaceRepository>(workspaces, run),
+      folders: promised<FolderRepository>(folders, run),
       meta: promised<MetaRepository>(meta, run),
       text: {
         ranked: text.ranked,

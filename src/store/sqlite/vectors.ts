@@ -7,7 +7,9 @@
  * yet has no vector, so it is never a hit; {@link VectorIndex.count} counts the `vec0` rows only.
  * The model id and dimension are recorded in `schema_meta` (`vector_model`, `vector_dimensions`).
  * Vectors are derived data: deleting an item drops its vector, and so does a change of its title
- * or content (see {@link SyncVectors.invalidate}).
+ * or content (see {@link SyncVectors.invalidate}). Every change bumps the vector generation and
+ * reaches the warm cache (`warm-vectors.ts`), which answers `nearest` from a connection's second
+ * vector query on; the first goes to vec0.
  */
 import type Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
@@ -18,9 +20,10 @@ import type { ListFilter } from '../contract/items.js';
 import type { ScoredItem } from '../contract/text-index.js';
 import type { VectorIndex, VectorModel } from '../contract/vector-index.js';
 import { ITEM_FIELDS, listQuery } from './list-query.js';
-import type { SqliteDatabase } from './open.js';
+import type { SqliteDatabase, SqliteOptions } from './open.js';
 import type { Sync } from './promised.js';
 import { type ItemRow, rowToItem } from './row-mapping.js';
+import { cachedNearest, warmVectors } from './warm-vectors.js';
 
 export const VECTOR_TABLE = 'memory_vectors';
 const MODEL_KEY = 'vector_model';
@@ -60,18 +63,26 @@ function sameModel(a: VectorModel, b: VectorModel): boolean {
   return a.id === b.id && a.dimensions === b.dimensions;
 }
 
-export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors {
+export function sqliteVectors(db: SqliteDatabase, prepare: Prepare, cacheMode: SqliteOptions['vectorCache'] = 'auto'): SyncVectors {
   const rowidOf = db.prepare('SELECT rowid FROM memory_items WHERE id = ?').pluck().safeIntegers();
   const textOf = db.prepare('SELECT title, content FROM memory_items WHERE id = ?');
   const setMeta = db.prepare(
     'INSERT INTO schema_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
   );
   const hasTable = () => vectorTableDimensions(db) !== undefined;
+  const warm = warmVectors(db, VECTOR_TABLE, cacheMode);
 
   const removeRow = (rowid: bigint): number => {
     if (!hasTable()) return 0;
-    prepare(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`).run(rowid);
-    return prepare('DELETE FROM memory_vector_rows WHERE item_rowid = ?').run(rowid).changes;
+    const stored = prepare(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`).run(rowid).changes;
+    const listed = prepare('DELETE FROM memory_vector_rows WHERE item_rowid = ?').run(rowid).changes;
+    if (stored + listed > 0) {
+      warm.changed((cache) => {
+        cache.remove(Number(rowid));
+        return true;
+      });
+    }
+    return listed;
   };
   const removeById = (id: string): number => {
     const rowid = rowidOf.get(id) as bigint | undefined;
@@ -81,6 +92,7 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
   const reset = (model: VectorModel | undefined): void => {
     db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}; DELETE FROM memory_vector_rows`);
     db.prepare('DELETE FROM schema_meta WHERE key IN (?, ?)').run(MODEL_KEY, DIMENSIONS_KEY);
+    warm.dropped();
     if (model === undefined) return;
     if (!storableDimensions(model.dimensions)) {
       throw new EngramError('PARAM_ERROR', `Invalid vector dimension ${model.dimensions} for ${model.id}`, {
@@ -110,7 +122,10 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
     }
     removeRow(rowid);
     // Embedded, but without a direction: listed (not pending), never a hit.
-    if (hasDirection(vector)) prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding) VALUES (?, ?)`).run(rowid, vector);
+    if (hasDirection(vector)) {
+      prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding) VALUES (?, ?)`).run(rowid, vector);
+      warm.changed((cache) => cache.set(Number(rowid), vector));
+    }
     prepare('INSERT INTO memory_vector_rows (item_rowid) VALUES (?)').run(rowid);
   };
 
@@ -139,6 +154,8 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare): SyncVectors
     }
     const where = listQuery(filter, false);
     const filterSql = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
+    const cache = warm.forQuery(model.dimensions, storedCount);
+    if (cache !== undefined) return cachedNearest(prepare, cache, vector, filter, limit, knnFirst(limit));
     const stored = storedCount();
     // sqlite-vec scans every vector and its cost grows with k (about 29 ms at k = 10, 58 ms at 240
     // and 170 ms at 800 over 100k × 256 here), so the KNN asks for a small margin over the limit

@@ -1,0 +1,152 @@
+/**
+ * `engram hook EVENT`: what an agent client runs on its session events (installed by `engram
+ * setup`). It reads the client's hook JSON on stdin (Claude Code's and Codex's share the fields
+ * used here: `session_id`, `transcript_path`, `cwd`, `prompt`) and answers in their hook protocol:
+ * - `session-start`: the session brief (as `engram brief` prints it) as `additionalContext`;
+ * - `prompt-submit`: recall for the prompt, in a small budget, as `additionalContext`;
+ * - `stop`, `pre-compact`, `session-end`: the transcript captured (`engram capture`), no output.
+ *
+ * A hook never blocks nor breaks the agent. On any error, bad input, a missing store or its time
+ * bound ({@link HOOK_BOUNDS_MS}) passing, it exits 0 with nothing on stdout, which both clients
+ * read as "nothing to add", and the error goes to `hook.log` in the store's directory.
+ */
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import type { CliContext, CommandOutput } from '../context.js';
+import { enumOption, exampleText, intOption } from '../options.js';
+import { readStdinBytes } from '../read-input.js';
+import type { Runner } from '../runner.js';
+
+export const HOOK_EVENTS = ['session-start', 'prompt-submit', 'stop', 'pre-compact', 'session-end'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** How long each event may take before the hook gives up (exit 0, nothing said), in ms. */
+export const HOOK_BOUNDS_MS: Readonly<Record<HookEvent, number>> = {
+  'session-start': 3000,
+  'prompt-submit': 2000,
+  'stop': 20_000,
+  'pre-compact': 20_000,
+  'session-end': 20_000,
+};
+/** The prompt hook's default budget in tokens: it runs on every prompt. */
+const PROMPT_BUDGET = 400;
+/** The hook JSON is small; a prompt can be long, but not this long. */
+const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
+/** `hook.log` is moved to `hook.log.1` past this size. */
+const MAX_LOG_BYTES = 1024 * 1024;
+
+/** The fields of the client's hook JSON that engram reads. */
+export interface HookPayload {
+  session_id?: string;
+  transcript_path?: string;
+  cwd?: string;
+  prompt?: string;
+}
+
+interface HookFlags {
+  budget?: number;
+  format?: string;
+}
+
+const CLIENT_EVENT: Partial<Record<HookEvent, string>> = {
+  'session-start': 'SessionStart',
+  'prompt-submit': 'UserPromptSubmit',
+};
+
+export function configure(command: Command, run: Runner): void {
+  command
+    .addArgument(command.createArgument('<event>', 'the session event').choices(HOOK_EVENTS))
+    .addOption(intOption('--budget <tokens>', 'token budget of the context given (default: 600 at session start, 400 per prompt)', 1))
+    .addOption(enumOption('--format <format>', 'transcript format for the capture events', ['auto', 'claude-code', 'codex', 'opencode']))
+    .addHelpText('after', exampleText(
+      'echo \'{"session_id":"s1","cwd":"."}\' | engram hook session-start',
+      'engram setup claude-code   # installs these hooks',
+    ))
+    .action(run(hookCommand));
+}
+
+/** The payload, or {} when stdin is a terminal, empty or not a JSON object. */
+export function parsePayload(text: string): HookPayload {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+    const out: HookPayload = {};
+    for (const key of ['session_id', 'transcript_path', 'cwd', 'prompt'] as const) {
+      const field = (value as Record<string, unknown>)[key];
+      if (typeof field === 'string') out[key] = field;
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+/** The client's answer: the context to add, in the hook protocol; '' for nothing. */
+export function hookAnswer(event: HookEvent, context: string): string {
+  const name = CLIENT_EVENT[event];
+  if (name === undefined || context === '') return '';
+  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: name, additionalContext: context } })}\n`;
+}
+
+function logError(ctx: CliContext, event: HookEvent, error: unknown): void {
+  try {
+    const file = join(dirname(ctx.settings.store().path), 'hook.log');
+    mkdirSync(dirname(file), { recursive: true });
+    try {
+      if (statSync(file).size > MAX_LOG_BYTES) renameSync(file, `${file}.1`);
+    } catch {
+      // No log yet.
+    }
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    appendFileSync(file, `${new Date().toISOString()} ${event} ${message.replace(/\s+/g, ' ')}\n`);
+  } catch {
+    // The log is best effort: a hook must not fail because its log cannot be written.
+  }
+}
+
+async function answer(ctx: CliContext, event: HookEvent, payload: HookPayload, flags: HookFlags): Promise<string> {
+  if (event === 'session-start' || event === 'prompt-submit') {
+    if (!ctx.settings.store().exists) return '';
+    const engram = await ctx.open();
+    if (event === 'session-start') return hookAnswer(event, (await engram.brief({ budget: flags.budget })).inject_text);
+    const prompt = payload.prompt?.trim() ?? '';
+    if (prompt === '') return '';
+    const found = await engram.recall({ query: prompt.slice(0, 10_000), budget: flags.budget ?? PROMPT_BUDGET });
+    return hookAnswer(event, found.inject_text);
+  }
+  return '';
+}
+
+async function hookCommand(ctx: CliContext, event: HookEvent, flags: HookFlags): Promise<CommandOutput> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = HOOK_BOUNDS_MS[event];
+  // Past the bound the process ends at once, whatever still runs: a transaction in flight is rolled
+  // back by SQLite, and the agent is not kept waiting.
+  const hardStop = setTimeout(() => {
+    logError(ctx, event, new Error(`gave up after ${bound} ms`));
+    process.exit(0);
+  }, bound + 1000);
+  hardStop.unref();
+  try {
+    const bytes = ctx.stdin.isTTY === true ? Buffer.alloc(0) : await readStdinBytes(ctx.stdin, MAX_PAYLOAD_BYTES);
+    const payload = parsePayload(bytes.toString('utf8'));
+    const deadline = new Promise<string>((resolve) => {
+      timer = setTimeout(() => {
+        logError(ctx, event, new Error(`gave up after ${bound} ms`));
+        resolve('');
+      }, bound);
+    });
+    const work = answer(ctx, event, payload, flags).catch((error: unknown) => {
+      logError(ctx, event, error);
+      return '';
+    });
+    const text = await Promise.race([work, deadline]);
+    return { kind: 'block', text, data: {} };
+  } catch (error) {
+    logError(ctx, event, error);
+    return { kind: 'block', text: '', data: {} };
+  } finally {
+    clearTimeout(timer);
+  }
+}

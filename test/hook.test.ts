@@ -1,0 +1,81 @@
+/**
+ * `engram hook EVENT`: recorded hook payloads on stdin, answers checked against the client's hook
+ * protocol (`hookSpecificOutput.additionalContext`), and every failure ending in exit 0 with
+ * nothing on stdout, the reason in `hook.log`.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { cli, tempDir } from './helpers.js';
+
+/** What Claude Code sends on SessionStart (fields from its hooks reference). */
+const sessionStart = (cwd: string) => JSON.stringify({
+  session_id: 'abc123', transcript_path: join(cwd, 'missing.jsonl'), cwd,
+  hook_event_name: 'SessionStart', source: 'startup',
+});
+const promptSubmit = (cwd: string, prompt: string) => JSON.stringify({
+  session_id: 'abc123', transcript_path: join(cwd, 'missing.jsonl'), cwd,
+  permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt,
+});
+
+function context(stdout: string, event: string): string {
+  const answer = JSON.parse(stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  assert.equal(answer.hookSpecificOutput.hookEventName, event);
+  return answer.hookSpecificOutput.additionalContext;
+}
+
+function project(t: { after: (fn: () => void) => void }): string {
+  const dir = tempDir(t);
+  assert.equal(cli(['init', dir], { cwd: dir }).code, 0);
+  const put = (...args: string[]) => assert.equal(cli(['put', ...args], { cwd: dir }).code, 0);
+  put('--content', 'The deploy target is fly.io in region ams', '--tier', 'ltm');
+  put('--content', 'Tests run with node --test after npm run build');
+  put('--content', 'Held back from prompts', '--no-injectable');
+  return dir;
+}
+
+describe('engram hook', () => {
+  test('session-start answers with the brief as additional context, long-term first', (t) => {
+    const dir = project(t);
+    const run = cli(['hook', 'session-start'], { cwd: dir, input: sessionStart(dir) });
+    assert.equal(run.code, 0);
+    const block = context(run.stdout, 'SessionStart');
+    assert.match(block, /^\[ENGRAM_MEMORY format_version=1/);
+    assert.ok(block.indexOf('fly.io') < block.indexOf('node --test'), 'the ltm item comes first');
+    assert.doesNotMatch(block, /Held back/, 'items not injectable stay out');
+    const small = context(cli(['hook', 'session-start', '--budget', '70'], { cwd: dir, input: sessionStart(dir) }).stdout, 'SessionStart');
+    assert.ok(small.length <= 70 * 4 && small.includes('fly.io') && !small.includes('node --test'), 'the budget holds');
+    const none = cli(['hook', 'session-start', '--budget', '10'], { cwd: dir, input: sessionStart(dir) });
+    assert.deepEqual([none.code, none.stdout], [0, ''], 'nothing fits: nothing said');
+  });
+
+  test('prompt-submit recalls for the prompt; nothing matched, nothing said', (t) => {
+    const dir = project(t);
+    const run = cli(['hook', 'prompt-submit'], { cwd: dir, input: promptSubmit(dir, 'where do we deploy?') });
+    assert.equal(run.code, 0);
+    assert.match(context(run.stdout, 'UserPromptSubmit'), /fly\.io/);
+    const none = cli(['hook', 'prompt-submit'], { cwd: dir, input: promptSubmit(dir, 'quaternion zebra') });
+    assert.deepEqual([none.code, none.stdout], [0, '']);
+  });
+
+  test('bad input, no store, a broken store: exit 0, nothing on stdout, the reason logged', (t) => {
+    const empty = tempDir(t);
+    for (const input of ['', 'not json', '[1,2]', '{"prompt": 42}']) {
+      const run = cli(['hook', 'prompt-submit'], { cwd: empty, input, env: { HOME: empty } });
+      assert.deepEqual([run.code, run.stdout], [0, ''], `input ${JSON.stringify(input)}`);
+    }
+    assert.equal(existsSync(join(empty, '.engram', 'memory.db')), false, 'a read hook creates no store');
+
+    const broken = tempDir(t);
+    mkdirSync(join(broken, '.engram'));
+    writeFileSync(join(broken, '.engram', 'memory.db'), 'this is not a SQLite database, only text');
+    for (const event of ['session-start', 'prompt-submit']) {
+      const run = cli(['hook', event], { cwd: broken, input: promptSubmit(broken, 'deploy'), env: { HOME: broken } });
+      assert.deepEqual([run.code, run.stdout], [0, ''], event);
+    }
+    const log = readFileSync(join(broken, '.engram', 'hook.log'), 'utf8');
+    assert.match(log, /session-start .*DB_ERROR|session-start .*database/i);
+    assert.match(log, /prompt-submit /);
+  });
+});
