@@ -321,6 +321,8 @@ test('CLI: engram capture FILE (JSON and text), again, --format, a missing file'
   const wrong = cli(['--db', db, 'capture', path, '--format', 'gemini'], { cwd: dir });
   assert.equal(wrong.code, 2);
   assert.equal(wrong.error?.error, 'PARAM_ERROR');
+  const hook = cli(['--db', db, 'hook', 'stop', '--format', 'codex'], { cwd: dir, input: '{}' });
+  assert.equal(hook.code, 0, 'hook\'s own --format (the transcript\'s client) is no output format');
   const missing = cli(['--db', db, 'capture', join(dir, 'nope.jsonl')], { cwd: dir });
   assert.equal(missing.code, 3);
   assert.equal(missing.error?.error, 'NOT_FOUND');
