@@ -3,6 +3,8 @@
  * and the result types of its operations (each defined beside its operation, re-exported here).
  * `engram.ts` implements it.
  */
+import type { CaptureInput } from './capture/capture.js';
+import type { CaptureReport } from './capture/report.js';
 import type { Embedder } from './embed/embedder.js';
 import type { IngestProgress, IngestReport } from './ingest/ingest.js';
 import type { PullResult } from './ingest/pull.js';
@@ -122,6 +124,8 @@ export type { SimilarItem } from './lifecycle/similar.js';
 export type { Suggestion } from './lifecycle/suggest.js';
 export type { IngestProgress, IngestReport } from './ingest/ingest.js';
 export type { IngestInput, PullInput } from './items/schemas.js';
+export type { CaptureInput } from './capture/capture.js';
+export type { CaptureRefusal, CaptureReport } from './capture/report.js';
 export type { FolderChanges } from './ingest/folder-changes.js';
 export type { WiredClient } from './config/wired-clients.js';
 export type { FolderStatus, StatusOptions, StatusReport } from './maintenance/status.js';
@@ -165,6 +169,13 @@ export interface Engram {
    * comes from (`provenance_hint`), or it is quarantined.
    */
   propose(proposals: readonly unknown[], defaults?: PullInput): Promise<PullResult & AutoConsolidated & Embedded>;
+  /**
+   * Captures an agent session transcript (Claude Code, Codex, OpenCode): each turn's request and
+   * final answer as an STM episode with provenance, tool outputs kept by size only, the
+   * assistant's explicit proposals as `pull` stores them; each turn admitted by the policy on its
+   * own. Capturing a session again adds only the turns that are new or changed.
+   */
+  capture(input: CaptureInput): Promise<CaptureReport & AutoConsolidated & Embedded>;
   list(filter?: ListInput): Promise<ListResult>;
   /**
    * Full-text search: BM25 over title, tags, entities and content (CJK segmented), any of the

@@ -5,6 +5,7 @@
  * operation to its feature folder.
  */
 import type { Embedded, Engram, EngramOptions, PutResult, SyncOptions } from './api.js';
+import { capture } from './capture/capture.js';
 import { EngramError } from './errors.js';
 import { DEFAULT_FTS_TOKENIZER, FTS_TOKENIZER_PRESETS, isFtsTokenizerPreset } from './config/fts-tokenizer.js';
 import type { OperationContext } from './context.js';
@@ -164,6 +165,13 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       const known: KnownVectors = new Map();
       const result = await propose(ctx, proposals, input, known);
       return result.stored + result.quarantined > 0 ? withAuto(await withVectors(result, 'pending', known)) : result;
+    },
+
+    async capture(input) {
+      requireCleanFields({ scope: input.scope });
+      const report = await capture(ctx, { ...input, cwd: input.cwd ?? process.cwd() });
+      const wrote = report.stored + report.updated + report.proposals.stored + report.proposals.quarantined > 0;
+      return wrote ? withAuto(await withVectors(report, 'pending')) : report;
     },
 
     get: (query) => getItem(ctx, query),

@@ -30,6 +30,7 @@ const RANKS: readonly (readonly string[])[] = [
   ['items'],
   ['ingest', 'lifecycle', 'retrieval', 'workspaces'],
   ['put', 'maintenance', 'sync'],
+  ['capture'],
   ['api'],
   ['engram'],
   ['index'],

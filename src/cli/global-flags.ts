@@ -10,7 +10,7 @@ import type { OutputFormat } from './output.js';
 const VALUE_FLAGS = new Set(['--db', '--format', '--session', '--embedder']);
 
 /** Commands whose own --format flag is not the output format. */
-export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest']);
+export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest', 'capture', 'hook']);
 
 /** The program-level flags as commander parses them. */
 export interface GlobalFlags {
@@ -58,7 +58,8 @@ export function pickFormat(argv: readonly string[], formatEnv: string | undefine
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--') break;
-    // After `ingest`, --format is ingest's own (text|auto, as RAGIX); --json still picks JSON.
+    // After `ingest`, `capture` or `hook`, --format is the command's own (ingest: text|auto, as
+    // RAGIX; capture and hook: the transcript's client); --json still picks JSON.
     if (invoked !== undefined && OWN_FORMAT_FLAG.has(invoked) && arg === invoked) {
       if (argv.slice(i + 1).includes('--json')) flag = 'json';
       break;

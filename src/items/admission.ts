@@ -10,7 +10,7 @@ import type { PolicyGroup } from '../policy/rules.js';
 import type { MemoryItem } from '../types.js';
 import { addHours } from '../util/time.js';
 
-export type WriteOperation = 'put' | 'import' | 'ingest' | 'pull' | 'propose' | 'consolidate' | 'verify';
+export type WriteOperation = 'put' | 'import' | 'ingest' | 'pull' | 'propose' | 'capture' | 'consolidate' | 'verify';
 
 export interface AdmissionContext {
   operation: WriteOperation;

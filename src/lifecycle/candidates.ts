@@ -1,10 +1,13 @@
 /**
  * Host-model consolidation (mem-context): the groups an agent's own model should consolidate,
  * each with a ready prompt; the answer comes back through `pull` (engram never calls a model).
+ * Captured session turns (`episodes.ts`) are offered at once, session by session in turn order,
+ * until something is linked `derived_from` them; they are never merged with each other.
  */
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { byAge, clusterItems, sourceOf } from './cluster.js';
+import { isEpisode } from './episodes.js';
 
 /** mem-context's host-model pipeline: STM older than this is extracted into lasting memories. */
 export const EXTRACT_AFTER_DAYS = 3;
@@ -28,6 +31,15 @@ without repeating the rest. Answer with a JSON array of objects {"title", "conte
 stored with \`engram pull\`; link each new item to its sources with
 \`engram link NEW_ID SOURCE_ID --type derived_from\`.`;
 
+const EPISODE_PROMPT = `These are turns of a past work session with an agent: each holds the person's request, the tools
+the agent used (names only) and its final answer. Extract what stays true and useful beyond the
+session: decisions, constraints, definitions, facts and patterns, each stated on its own, without
+repeating the rest; leave out what only mattered while the session ran. Answer with a JSON array
+of objects {"title", "content", "type", "tags"}, type one of fact, decision, definition,
+constraint, pattern, todo, note. The answer is stored with \`engram pull\`; link each new item to
+the turns it comes from with \`engram link NEW_ID TURN_ID --type derived_from\` (a turn linked so
+is not offered again).`;
+
 const MERGE_PROMPT = `These memories are about one topic but each says something the others do not. Write one memory
 that keeps every fact in them (every number, name, version, path and date) and drops only the
 repetition; where two disagree, keep both and say so. Answer with a JSON array holding one object
@@ -35,7 +47,7 @@ repetition; where two disagree, keep both and say so. Answer with a JSON array h
 memory fully replaces. The answer is stored with \`engram pull\` (or memory_propose), which links it
 to them: recall then uses your memory instead of those.`;
 
-function candidateGroup(kind: CandidateGroup['kind'], members: readonly MemoryItem[]): CandidateGroup {
+function candidateGroup(kind: CandidateGroup['kind'], members: readonly MemoryItem[], lead?: string): CandidateGroup {
   const items = members.map((m) => ({ id: m.id, title: m.title, type: m.type, tags: m.tags, content: m.content }));
   const listing = items.map((m) => `--- ${m.id} [${m.type}${m.tags.length ? ` | ${m.tags.join(',')}` : ''}]\n${m.title ? `${m.title}\n` : ''}${m.content}`);
   return {
@@ -44,19 +56,54 @@ function candidateGroup(kind: CandidateGroup['kind'], members: readonly MemoryIt
     source: members[0] ? sourceOf(members[0]) || null : null,
     item_ids: items.map((m) => m.id),
     items,
-    prompt: `${kind === 'extract' ? EXTRACT_PROMPT : MERGE_PROMPT}\n\n${listing.join('\n')}`,
+    prompt: `${lead ?? (kind === 'extract' ? EXTRACT_PROMPT : MERGE_PROMPT)}\n\n${listing.join('\n')}`,
   };
 }
 
 /**
  * The groups an agent's own model should consolidate (engram never calls a model): STM items older
- * than 3 days, by scope and source, to extract lasting memories from; and related memories — STM
+ * than 3 days, by scope and source, and captured session turns at once, session by session in turn
+ * order, to extract lasting memories from; and related memories — STM
  * or MTM, same scope, type and source, alike in tags and words but each saying something the
  * others do not — to merge, which the deterministic pass never does.
  */
 export interface ConsolidationCandidates {
   extract: CandidateGroup[];
   merge: CandidateGroup[];
+}
+
+/** `items` by scope and source, each group in `order`, cut into groups of at most 20. */
+function bySource(items: readonly MemoryItem[], order: (a: MemoryItem, b: MemoryItem) => number): MemoryItem[][] {
+  const groups = new Map<string, MemoryItem[]>();
+  for (const item of [...items].sort(order)) {
+    const key = JSON.stringify([item.scope, sourceOf(item)]);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return [...groups.values()].flatMap((members) => {
+    const cut: MemoryItem[][] = [];
+    for (let i = 0; i < members.length; i += CANDIDATE_GROUP_LIMIT) {
+      cut.push(members.slice(i, i + CANDIDATE_GROUP_LIMIT));
+    }
+    return cut;
+  });
+}
+
+/** Session order: by session, then turn (and part), whenever each was captured. */
+const byTurn = (a: MemoryItem, b: MemoryItem) => {
+  const [x, y] = [`${a.task_id}\u0000${a.step_id}`, `${b.task_id}\u0000${b.step_id}`];
+  return x < y ? -1 : x > y ? 1 : byAge(a, b);
+};
+
+/** Episodes nothing has been derived from yet. */
+async function undistilled(store: Store, episodes: readonly MemoryItem[]): Promise<MemoryItem[]> {
+  const left: MemoryItem[] = [];
+  for (const episode of episodes) {
+    const links = await store.links.list(episode.id);
+    if (!links.some((l) => l.type === 'derived_from' && l.dst_id === episode.id)) left.push(episode);
+  }
+  return left;
 }
 
 export async function consolidationCandidates(
@@ -66,20 +113,14 @@ export async function consolidationCandidates(
 ): Promise<ConsolidationCandidates> {
   const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
   const filter = { quarantined: 'exclude', recallable: true, ...(scope ? { scope } : {}) } as const;
-  const stm = (await store.items.list({ ...filter, tier: 'stm' })).items;
-  const bySource = new Map<string, MemoryItem[]>();
-  for (const item of stm.filter((i) => i.created_at < before(EXTRACT_AFTER_DAYS)).sort(byAge)) {
-    const key = JSON.stringify([item.scope, sourceOf(item)]);
-    const group = bySource.get(key);
-    if (group) group.push(item);
-    else bySource.set(key, [item]);
-  }
-  const extract: CandidateGroup[] = [];
-  for (const members of bySource.values()) {
-    for (let i = 0; i < members.length; i += CANDIDATE_GROUP_LIMIT) {
-      extract.push(candidateGroup('extract', members.slice(i, i + CANDIDATE_GROUP_LIMIT)));
-    }
-  }
+  const listed = (await store.items.list({ ...filter, tier: 'stm' })).items;
+  const stm = listed.filter((i) => !isEpisode(i));
+  const episodes = await undistilled(store, listed.filter(isEpisode));
+  const extract = [
+    ...bySource(stm.filter((i) => i.created_at < before(EXTRACT_AFTER_DAYS)), byAge)
+      .map((m) => candidateGroup('extract', m)),
+    ...bySource(episodes, byTurn).map((m) => candidateGroup('extract', m, EPISODE_PROMPT)),
+  ];
   const mtm = (await store.items.list({ ...filter, tier: 'mtm' })).items;
   const merge = clusterItems([...stm, ...mtm])
     .map((members) => members.slice(0, CANDIDATE_GROUP_LIMIT))

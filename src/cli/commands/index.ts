@@ -63,6 +63,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./pull.js'),
   },
   {
+    name: 'capture',
+    summary: 'Capture an agent session transcript (Claude Code, Codex, OpenCode): one episode per turn',
+    load: () => import('./capture.js'),
+  },
+  {
     name: 'ingest',
     summary: 'Chunk files, directories, globs or stdin into memory with provenance (SHA-256 dedup)',
     load: () => import('./ingest.js'),

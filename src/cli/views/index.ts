@@ -3,6 +3,7 @@
  * that each renderer takes the data its commands return (`ViewData`).
  */
 import type {
+  CaptureReport,
   CleanupPlan,
   ConsolidationCandidates,
   ConsolidationPlan,
@@ -22,6 +23,7 @@ import type {
 import type { ReviewDecision, ReviewReport } from '../../items/governance.js';
 import type { PolicyVerdict } from '../../policy/evaluate.js';
 import type { StoreStats } from '../../types.js';
+import { captureView } from './capture.js';
 import { type InitResult, initView } from './init.js';
 import { ingestView, pullView } from './ingest.js';
 import {
@@ -68,6 +70,7 @@ export interface ViewData {
   decision: ReviewDecision;
   ingest: IngestReport;
   pull: PullResult;
+  capture: CaptureReport;
   links: LinksView;
   cleanup: CleanupPlan;
   suggest: SuggestView;
@@ -107,6 +110,7 @@ const TEXT_VIEWS: { [V in View]: (data: ViewData[V], p: Palette) => string } = {
   decision: decisionView,
   ingest: ingestView,
   pull: pullView,
+  capture: captureView,
   links: linksView,
   cleanup: cleanupView,
   suggest: suggestView,
