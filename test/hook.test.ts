@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { claudeCodeSession, codexRollout, plainTurns } from './capture-fixtures.js';
 import { cli, tempDir } from './helpers.js';
 
 /** What Claude Code sends on SessionStart (fields from its hooks reference). */
@@ -82,5 +83,35 @@ describe('engram hook', () => {
     assert.match(log, /bogus .*unknown hook event/);
     assert.match(log, /session-start .*DB_ERROR|session-start .*database/i);
     assert.match(log, /prompt-submit /);
+  });
+
+  test('stop, pre-compact and session-end capture the transcript, once', (t) => {
+    const dir = project(t);
+    const transcript = join(dir, 'session.jsonl');
+    writeFileSync(transcript, claudeCodeSession('sess-hook-1', plainTurns(12)));
+    const payload = (event: string) => JSON.stringify({
+      session_id: 'sess-hook-1', transcript_path: transcript, cwd: dir, hook_event_name: event, stop_hook_active: false,
+    });
+    const count = () => (cli(['list', '--tags', 'transcript', '--json', '--limit', '1000'], { cwd: dir }).json?.total as number);
+    for (const [event, name] of [['stop', 'Stop'], ['pre-compact', 'PreCompact'], ['session-end', 'SessionEnd']] as const) {
+      const run = cli(['hook', event], { cwd: dir, input: payload(name) });
+      assert.deepEqual([run.code, run.stdout], [0, ''], event);
+      assert.equal(count(), 12, `${event}: every turn once`);
+    }
+    writeFileSync(transcript, claudeCodeSession('sess-hook-1', plainTurns(15)));
+    assert.equal(cli(['hook', 'stop'], { cwd: dir, input: payload('Stop') }).code, 0);
+    assert.equal(count(), 15, 'a grown session adds its new turns');
+
+    const rollout = join(dir, 'rollout.jsonl');
+    writeFileSync(rollout, codexRollout('sess-codex-1', plainTurns(3)));
+    const codex = cli(['hook', 'stop', '--format', 'codex'], {
+      cwd: dir, input: JSON.stringify({ session_id: 'sess-codex-1', transcript_path: rollout, cwd: dir, hook_event_name: 'Stop' }),
+    });
+    assert.deepEqual([codex.code, codex.stdout], [0, '']);
+    assert.equal(count(), 18);
+
+    const gone = cli(['hook', 'stop'], { cwd: dir, input: JSON.stringify({ transcript_path: join(dir, 'nope.jsonl') }) });
+    assert.deepEqual([gone.code, gone.stdout], [0, ''], 'a missing transcript is logged, not an error');
+    assert.match(readFileSync(join(dir, '.engram', 'hook.log'), 'utf8'), /stop .*NOT_FOUND|stop .*nope\.jsonl/);
   });
 });

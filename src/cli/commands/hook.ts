@@ -13,6 +13,7 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
+import { TRANSCRIPT_FORMATS } from '../../capture/transcript.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../options.js';
 import { readStdinBytes } from '../read-input.js';
@@ -20,6 +21,8 @@ import type { Runner } from '../runner.js';
 
 export const HOOK_EVENTS = ['session-start', 'prompt-submit', 'stop', 'pre-compact', 'session-end'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+const CAPTURE_FORMATS = ['auto', ...TRANSCRIPT_FORMATS] as const;
 
 /** How long each event may take before the hook gives up (exit 0, nothing said), in ms. */
 export const HOOK_BOUNDS_MS: Readonly<Record<HookEvent, number>> = {
@@ -126,6 +129,11 @@ async function answer(ctx: CliContext, event: HookEvent, payload: HookPayload, f
     const budget = budgetOf(flags.budget) ?? PROMPT_BUDGET;
     return hookAnswer(event, (await engram.recall({ query: prompt.slice(0, 10_000), budget })).inject_text);
   }
+  // stop, pre-compact, session-end: capture what the session has said so far (idempotent).
+  if (payload.transcript_path === undefined || payload.transcript_path === '') return '';
+  const format = CAPTURE_FORMATS.find((f) => f === flags.format) ?? 'auto';
+  const engram = await ctx.open({ write: true, auto: false });
+  await engram.capture({ file: payload.transcript_path, format, cwd: payload.cwd });
   return '';
 }
 
