@@ -194,6 +194,50 @@ test('engram --help and --version load no heavy module: the static import graph 
   assert.ok(!reached.some((f) => f.startsWith('store/')), 'the store is loaded lazily');
 });
 
+interface BundleMeta {
+  outputs: Record<string, {
+    imports: { path: string; kind: string; external?: boolean }[];
+    inputs: Record<string, unknown>;
+  }>;
+}
+
+/** The chunks of the bundle that `chunk` loads before it runs (static imports, transitively). */
+function staticClosure(meta: BundleMeta, chunk: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [chunk];
+  while (stack.length > 0) {
+    const next = stack.pop() as string;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    for (const i of meta.outputs[next]?.imports ?? []) if (i.kind === 'import-statement') stack.push(i.path);
+  }
+  return seen;
+}
+
+test('the bundle keeps it: --help and --version load one small chunk, each command and the MCP shell load lazily', () => {
+  const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as BundleMeta;
+  const entry = Object.keys(meta.outputs).find((k) => k.endsWith('bundle/engram.js')) as string;
+  const loaded = staticClosure(meta, entry);
+  const heavy = ['node_modules/', 'src/store/', 'src/engram.ts', 'src/mcp/', 'src/cli/run-cli.ts'];
+  for (const chunk of loaded) {
+    for (const input of Object.keys(meta.outputs[chunk]?.inputs ?? {})) {
+      assert.ok(!heavy.some((h) => input.includes(h)), `${chunk} (loaded by engram.js) holds ${input}`);
+    }
+    for (const i of meta.outputs[chunk]?.imports ?? []) {
+      if (i.kind === 'import-statement') assert.ok(i.external !== true || i.path.startsWith('node:'), `${chunk} imports ${i.path}`);
+    }
+  }
+  // Every command module and the MCP shell sit in chunks no other command loads statically.
+  const holding = (input: string) => Object.keys(meta.outputs).filter((k) => input in (meta.outputs[k]?.inputs ?? {}));
+  const search = holding('src/cli/commands/search.ts');
+  const mcp = holding('src/mcp/main.ts');
+  assert.equal(search.length, 1, 'one chunk holds the search command');
+  assert.equal(mcp.length, 1, 'one chunk holds the MCP shell');
+  const list = Object.keys(meta.outputs).find((k) => 'src/cli/commands/list.ts' in (meta.outputs[k]?.inputs ?? {})) as string;
+  const listLoads = staticClosure(meta, list);
+  assert.ok(!listLoads.has(search[0] as string) && !listLoads.has(mcp[0] as string), 'list loads neither search nor the MCP shell');
+});
+
 test('VERSION matches package.json', async () => {
   const { VERSION } = await import('../src/version.js');
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };

@@ -7,9 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const POLICY_FIXTURES = join(here, '..', '..', 'test', 'fixtures', 'policy');
-/** The built CLI entry (tests run from dist/test). */
-export const CLI = join(here, '..', 'src', 'cli', 'main.js');
-export const DIST_SRC = join(here, '..', 'src');
+/** The CLI as it ships: the bundle `npm run build` writes (tests run from dist/test). */
+export const CLI = join(here, '..', 'bundle', 'engram.js');
 
 /** A fresh temporary directory, removed when the test ends. */
 export function tempDir(t: { after: (fn: () => void) => void }, prefix = 'engram-test-'): string {
