@@ -7,8 +7,9 @@
  * (dist/bundle/meta.json) lets the architecture test check what the entry chunk holds.
  */
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
@@ -25,6 +26,23 @@ export const EXTERNAL = [
 const REQUIRE_SHIM = 'import { createRequire as __engramRequire } from \'node:module\'; '
   + 'const require = __engramRequire(import.meta.url);';
 
+/**
+ * zod re-exports every locale it has (`z.locales`, some 300 KB) from its entry; engram's messages
+ * are English, the one locale zod's schemas import themselves, so the bundle keeps only that.
+ */
+const englishZod: Plugin = {
+  name: 'zod-english-only',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/zod/') ? { path: args.importer, namespace: 'zod-locales' } : undefined);
+    esbuild.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: 'export { default as en } from \'../locales/en.js\';',
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 const out = root('dist/bundle');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -39,6 +57,7 @@ const result = await build({
   external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
+  plugins: [englishZod],
   legalComments: 'linked',
   logLevel: 'warning',
   // A bundled CommonJS dependency may call require(): give the ES module one.
