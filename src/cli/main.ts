@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import { VERSION } from '../version.js';
 
-// Node 22.1+ keeps the compiled code of the modules it loads in a cache directory, which roughly
-// halves what loading the CLI costs on later runs; older versions have no such cache.
+// Node 22.1+ can keep the compiled code of the modules it loads in a cache directory, so later
+// runs skip that compilation; Node 20 has no such cache and ignores this.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 function prebuiltHelp(): string | undefined {
