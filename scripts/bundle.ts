@@ -3,7 +3,7 @@
  * loaded part: each command, the MCP shell, the document parsers), so that a command loads a few
  * files instead of hundreds of modules. Pure-JavaScript dependencies are bundled; those that load
  * a native or WebAssembly file from their own directory (the SQLite driver, sqlite-vec, jieba,
- * the PDF parser, the tokenizer runtime) and the MCP SDK stay in node_modules. The metafile
+ * the PDF parser, the tokenizer runtime), the MCP SDK and jsonc-parser stay in node_modules. The metafile
  * (dist/bundle/meta.json) lets the architecture test check what the entry chunk holds.
  */
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,8 @@ export const EXTERNAL = [
   'unpdf',
   '@huggingface/tokenizers',
   '@modelcontextprotocol/sdk',
+  // Its CommonJS build loads its parts with relative require() calls a bundle cannot follow.
+  'jsonc-parser',
 ];
 
 const REQUIRE_SHIM = 'import { createRequire as __engramRequire } from \'node:module\'; '

@@ -4,11 +4,13 @@
  * nothing on stdout, the reason in `hook.log`.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { claudeCodeSession, codexRollout, plainTurns } from './capture-fixtures.js';
 import { cli, tempDir } from './helpers.js';
+import { HOOK_EVENTS, hookCommand } from '../src/setup/hooks.js';
 
 /** What Claude Code sends on SessionStart (fields from its hooks reference). */
 const sessionStart = (cwd: string) => JSON.stringify({
@@ -113,5 +115,17 @@ describe('engram hook', () => {
     const gone = cli(['hook', 'stop'], { cwd: dir, input: JSON.stringify({ transcript_path: join(dir, 'nope.jsonl') }) });
     assert.deepEqual([gone.code, gone.stdout], [0, ''], 'a missing transcript is logged, not an error');
     assert.match(readFileSync(join(dir, '.engram', 'hook.log'), 'utf8'), /stop .*NOT_FOUND|stop .*nope\.jsonl/);
+  });
+
+  test('without engram on the PATH, the installed hook line exits with 127, which no client reads as blocking', (t) => {
+    const dir = tempDir(t);
+    for (const event of HOOK_EVENTS) {
+      // Claude Code and Codex run the line with a shell; only exit 2 blocks (Stop: keep going).
+      const run = spawnSync('/bin/sh', ['-c', hookCommand(event, undefined)], {
+        cwd: dir, input: '{}', env: { PATH: dir, HOME: dir }, encoding: 'utf8',
+      });
+      assert.equal(run.status, 127, event);
+      assert.equal(run.stdout, '');
+    }
   });
 });

@@ -5,13 +5,11 @@
  * request (`--prompt-hook`), as it runs on every prompt.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { HOOK_EVENTS, type HookEvent } from './hook-events.js';
 import { appendElement, type JsonPath, jsonValue, removeMember } from './json-edit.js';
 import type { JsonValue } from './server-entry.js';
 
-/** engram's hook events (`engram hook EVENT`). */
-export const HOOK_EVENTS = ['session-start', 'prompt-submit', 'stop', 'pre-compact', 'session-end'] as const;
-
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+export { HOOK_EVENTS, type HookEvent };
 
 /** A client's name for each event it has, and the seconds it lets the hook run. */
 export type HookTable = Partial<Record<HookEvent, { name: string; timeout: number }>>;

@@ -14,13 +14,11 @@ import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { TRANSCRIPT_FORMATS } from '../../capture/transcript.js';
+import { HOOK_EVENTS, type HookEvent } from '../../setup/hook-events.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../options.js';
 import { readStdinBytes } from '../read-input.js';
 import type { Runner } from '../runner.js';
-
-export const HOOK_EVENTS = ['session-start', 'prompt-submit', 'stop', 'pre-compact', 'session-end'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 const CAPTURE_FORMATS = ['auto', ...TRANSCRIPT_FORMATS] as const;
 
