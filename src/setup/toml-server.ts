@@ -85,7 +85,7 @@ function means(text: string, expected: TomlTable): boolean {
 
 function unverified(file: string): EngramError {
   return new EngramError('GENERAL_ERROR', `Cannot edit ${file} safely: the result would not read back as the same configuration with engram's entry changed`, {
-    hint: 'Add the table `engram mcp config --client codex` prints by hand; nothing was changed.',
+    hint: 'Add the [mcp_servers.engram] table by hand (the MCP configuration snippet for codex); nothing was changed.',
     details: { path: file },
   });
 }
