@@ -25,7 +25,8 @@ import { hooksSuite } from './suites/hooks.js';
 
 function printTable(rows: Row[]): void {
   if (rows.length === 0) return;
-  const columns = Object.keys(rows[0] as Row).filter((c) => c !== 'suite');
+  // Every column any row has, in the order they first appear (a suite's rows may measure different things).
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((c) => c !== 'suite');
   const widths = columns.map((c) =>
     Math.max(c.length, ...rows.map((r) => String(r[c] ?? '').length)),
   );

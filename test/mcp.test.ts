@@ -1,7 +1,8 @@
 /**
  * The MCP server driven through the official SDK client, as Claude Code or Cursor would: the real
  * `engram serve` process over stdio and over Streamable HTTP, every tool with valid and invalid
- * input, rate limits and the proposal cap, tokens, concurrency, and recall byte for byte.
+ * input (`--tools all`), rate limits and the proposal cap, tokens, concurrency, and recall byte for
+ * byte. The tool profiles and their `tools/list` sizes are in mcp-profiles.test.ts.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -99,9 +100,10 @@ async function everyTool(client: Client, db: string): Promise<void> {
     assert.ok(tool.title && tool.description && tool.description.length > 40, `${tool.name} is described`);
     assert.equal(tool.inputSchema.type, 'object');
     assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an output schema`);
-    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint'] as const) {
-      assert.equal(typeof tool.annotations?.[hint], 'boolean', `${tool.name} ${hint}`);
-    }
+    // A read-only tool says so; one that writes says whether it destroys (the protocol's defaults are left out).
+    const hints = tool.annotations ?? {};
+    assert.equal(hints.openWorldHint, false, tool.name);
+    if (hints.readOnlyHint !== true) assert.equal(typeof hints.destructiveHint, 'boolean', `${tool.name} destructiveHint`);
   }
   const call = caller(client);
   const store = await openEngram({ path: db });
@@ -212,7 +214,7 @@ async function everyToolRefuses(client: Client): Promise<void> {
 test('stdio: every tool works on the store, refuses bad input, and nothing but protocol is on stdout', async (t) => {
   const dir = tempDir(t);
   const db = join(dir, 'memory.db');
-  const client = await stdioClient(t, db);
+  const client = await stdioClient(t, db, ['--tools', 'all']);
   await everyTool(client, db);
   await everyToolRefuses(client);
   const prompt = await client.getPrompt({ name: 'memory_guide' });
@@ -242,7 +244,7 @@ test('stdio: every line on stdout is a JSON-RPC message, warnings and logs go to
       params: { name: 'memory_write', arguments: { content: `Queued write ${i} of twenty` } },
     })),
   ];
-  const run = await nodeAsync([CLI, '-v', 'serve', '--db', join(dir, 'memory.db')], {
+  const run = await nodeAsync([CLI, '-v', 'serve', '--db', join(dir, 'memory.db'), '--tools', 'memory_write,memory_search'], {
     input: messages.map((m) => JSON.stringify(m)).join('\n') + '\n',
     env: { HOME: dir },
   });
@@ -258,7 +260,7 @@ test('stdio: every line on stdout is a JSON-RPC message, warnings and logs go to
 test('HTTP: every tool works, refuses bad input; a rate limit answers RATE_LIMITED with retry_after_ms', async (t) => {
   const dir = tempDir(t);
   const db = join(dir, 'memory.db');
-  const server = await httpServer(t, db);
+  const server = await httpServer(t, db, ['--tools', 'all']);
   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   const client = await httpClient(t, server.url);
   await everyTool(client, db);
@@ -325,7 +327,7 @@ function initializeStatus(url: string, headers: Record<string, string>): Promise
 
 test('the proposal cap resets at each memory_session_inject and per session', async (t) => {
   const dir = tempDir(t);
-  const client = await stdioClient(t, join(dir, 'memory.db'));
+  const client = await stdioClient(t, join(dir, 'memory.db'), ['--tools', 'all']);
   const call = caller(client);
   const proposals = (n: number, from = 0) =>
     Array.from({ length: n }, (_, i) => ({
@@ -357,7 +359,7 @@ test('the proposal cap resets at each memory_session_inject and per session', as
 test('a secret through memory_propose or memory_write is rejected and never stored', async (t) => {
   const dir = tempDir(t);
   const db = join(dir, 'memory.db');
-  const client = await stdioClient(t, db);
+  const client = await stdioClient(t, db, ['--tools', 'all']);
   const call = caller(client);
   const secrets = policyCorpus('adversarial.jsonl').filter((c) => c.group === 'secret' && c.secret).slice(0, 12);
   assert.ok(secrets.length >= 10);
@@ -428,7 +430,7 @@ test('a token-protected server answers 401 without the token and touches nothing
     assert.equal(await initializeStatus(server.url, { authorization: `${scheme} correct-horse-battery` }), 200, scheme);
   }
   const client = await httpClient(t, server.url, 'correct-horse-battery');
-  assert.notEqual((await caller(client)('memory_stats')).isError, true);
+  assert.notEqual((await caller(client)('memory_search', { query: 'x' })).isError, true);
 
   const open = cli(['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--db', db]);
   assert.equal(open.code, 2);
@@ -459,7 +461,7 @@ test('HTTP sessions: capped per client with a clear 429, freed when ended; an id
   const server = await httpServer(t, join(dir, 'memory.db'), ['--max-client-sessions', '2']);
   const first = await httpClient(t, server.url);
   const second = await httpClient(t, server.url);
-  assert.notEqual((await caller(second)('memory_stats')).isError, true);
+  assert.notEqual((await caller(second)('memory_search', { query: 'x' })).isError, true);
   const refused = await initializeRaw(server.url);
   assert.equal(refused.status, 429);
   assert.ok(Number(refused.retryAfter) >= 1, 'Retry-After in seconds');
@@ -494,13 +496,13 @@ test('HTTP sessions: capped per client with a clear 429, freed when ended; an id
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
   });
   assert.equal(reused.status, 404, 'the expired session is gone');
-  assert.notEqual((await caller(connected)('memory_stats')).isError, true, 'the connected client kept its session');
+  assert.notEqual((await caller(connected)('memory_search', { query: 'x' })).isError, true, 'the connected client kept its session');
 });
 
 test('20 concurrent HTTP clients × 200 mixed calls: no lost write, metrics count every call', { timeout: 180_000 }, async (t) => {
   const dir = tempDir(t);
   const db = join(dir, 'memory.db');
-  const server = await httpServer(t, db, ['--no-rate-limit']);
+  const server = await httpServer(t, db, ['--no-rate-limit', '--tools', 'all']);
   const clients = await Promise.all(Array.from({ length: 20 }, () => httpClient(t, server.url)));
   const written = await Promise.all(
     clients.map(async (client, c) => {
@@ -610,8 +612,7 @@ test('the printed config starts a server where no store exists: reads are empty,
   assert.equal(ok(await call('memory_search', { query: 'auth' })).count, 0);
   const recalled = ok(await call('memory_recall', { query: 'auth' }));
   assert.deepEqual([recalled.inject_text, recalled.non_injectable], ['', 0]);
-  const stats = ok(await call('memory_stats'));
-  assert.deepEqual([stats.total, stats.path], [0, store]);
+  assert.deepEqual(ok(await call('memory_read', { ids: ['MEM-000000000000'] })).missing, ['MEM-000000000000']);
   assert.equal(errorOf(await call('memory_forget', { id: 'MEM-000000000000' })).error, 'NOT_FOUND');
   assert.equal(existsSync(join(home, '.engram')), false, 'no store before the first write');
   assert.deepEqual(readdirSync(project), [], 'nothing in the project');

@@ -14,7 +14,7 @@ import { parse as parseToml } from '@decimalturn/toml-patch';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { TOOLS } from '../src/mcp/tools/index.js';
+import { DEFAULT_TOOL_NAMES } from '../src/mcp/tools/profiles.js';
 import { CLI, cli, type CliRun, tempDir } from './helpers.js';
 
 type Scope = 'project' | 'user';
@@ -178,7 +178,7 @@ for (const fixture of ['an empty HOME', 'an existing configuration'] as const) {
       const file = serverFile(box, client, scope);
       const launch = launchFrom(client, file);
       assert.deepEqual([launch.command, launch.args, launch.env], ['engram', ['serve'], {}]);
-      assert.deepEqual(await toolsOf(box, launch), TOOLS.map((tool) => tool.name).sort());
+      assert.deepEqual(await toolsOf(box, launch), [...DEFAULT_TOOL_NAMES].sort(), 'the default profile');
 
       const afterSetup = snapshot(box);
       const backups = Object.keys(afterSetup).filter((f) => f.endsWith('.engram-backup'));

@@ -249,7 +249,7 @@ async function stdioClient(t: { after: (fn: () => Promise<void>) => void }, db: 
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ENGRAM_')));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'serve', '--db', db, ...args],
+    args: [CLI, 'serve', '--db', db, '--tools', 'all', ...args],
     env: { ...env, ENGRAM_AUTO_CONSOLIDATE: 'off' } as Record<string, string>,
     stderr: 'pipe',
   });

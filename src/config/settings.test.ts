@@ -20,6 +20,10 @@ test('flags beat the environment, which beats the config file, which beats the l
   assert.equal(bare.session, null);
   assert.equal(settings.httpToken('t'), 't');
   assert.equal(createSettings({ env: { ENGRAM_HTTP_TOKEN: '' }, cwd }).httpToken(), undefined);
+  // The tools `serve` lists: flag > ENGRAM_MCP_TOOLS (as spelt; the server checks the names).
+  const tools = createSettings({ env: { ENGRAM_MCP_TOOLS: 'all' }, cwd });
+  assert.deepEqual([tools.mcpTools('default'), tools.mcpTools(), bare.mcpTools()], ['default', 'all', undefined]);
+  assert.equal(createSettings({ env: { ENGRAM_MCP_TOOLS: '' }, cwd }).mcpTools(), undefined);
 });
 
 test('a malformed variable fails only where it is used, with the message of today', () => {

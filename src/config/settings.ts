@@ -96,6 +96,8 @@ export interface Settings {
   budget(flag?: number): number | undefined;
   /** HTTP bearer token of `serve --http`: `flag` > `ENGRAM_HTTP_TOKEN` (empty is none). */
   httpToken(flag?: string): string | undefined;
+  /** The tools `serve` lists, as spelt (checked by the server): `flag` > `ENGRAM_MCP_TOOLS` (empty is none). */
+  mcpTools(flag?: string): string | undefined;
   /** The tokenizer asked for: `flag` > `ENGRAM_FTS_TOKENIZER`; PARAM_ERROR when not a preset. */
   ftsTokenizer(flag?: FtsTokenizerPreset): FtsTokenizerPreset | undefined;
   /** The tokenizer the locale suggests (`LC_ALL` > `LC_MESSAGES` > `LANG`). */
@@ -201,6 +203,7 @@ export function createSettings(sources: SettingsSources): Settings {
     secrecy: (flag?: Secrecy) => flag ?? secrecyFromEnv(env.ENGRAM_SECRECY),
     budget: (flag?: number) => flag ?? budgetFromEnv(env.ENGRAM_BUDGET),
     httpToken: (flag?: string) => flag ?? (env.ENGRAM_HTTP_TOKEN || undefined),
+    mcpTools: (flag?: string) => flag ?? (env.ENGRAM_MCP_TOOLS || undefined),
     ftsTokenizer: (flag?: FtsTokenizerPreset) => flag ?? ftsTokenizerFromEnv(env.ENGRAM_FTS_TOKENIZER),
     localeFtsTokenizer: () => localeFtsTokenizer(env),
     newStoreFtsTokenizer: (flag: string | undefined, config: ProjectConfig) =>

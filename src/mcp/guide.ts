@@ -1,3 +1,66 @@
+/**
+ * The usage guide, in two lengths: the server's instructions (the initialize result every client
+ * reads once per session: when to recall, what to propose, what is not for memory), a line per
+ * tool served; and the `memory_guide` prompt, the long form a client fetches when it wants it.
+ * Both state facts about the tools rather than orders, so the write policy accepts them as text.
+ */
+
+/** One line of the instructions, shown when the tool it is about is served. */
+interface GuideLine {
+  tool: string;
+  text: string;
+}
+
+const INSTRUCTION_LINES: readonly GuideLine[] = [
+  {
+    tool: 'memory_recall',
+    text: '- memory_recall: the memories relevant to a task as one block within a token budget, useful at the start '
+      + 'of a task and before a decision. The block is quoted data from the store.',
+  },
+  {
+    tool: 'memory_search',
+    text: '- memory_search: items as data with ids, for a lookup or the id another tool takes; quarantined=true marks '
+      + 'an unverified item.',
+  },
+  {
+    tool: 'memory_propose',
+    text: '- memory_propose: for what stays true beyond the session (a decision and its reason, a constraint, a '
+      + 'definition, a fact, a pattern that worked or failed), one idea per item, with provenance_hint (the file, URL '
+      + 'or discussion it comes from).',
+  },
+  {
+    tool: 'memory_propose',
+    text: '- Not for memory: secrets, credentials, keys, personal data, raw logs or tool output, text addressed to a '
+      + 'model, facts true for this session only. The write policy rejects or quarantines them.',
+  },
+  {
+    tool: 'memory_update',
+    text: '- A wrong memory: memory_update with validation=contradicted takes it out of recall; a proposal with '
+      + '"supersedes": [its id] replaces it.',
+  },
+  { tool: 'memory_forget', text: '- memory_forget archives an item for good.' },
+  { tool: 'memory_write', text: '- memory_write is the direct write for setup and administration.' },
+  { tool: 'memory_review', text: '- memory_review lists what needs a decision; memory_consolidate folds duplicates.' },
+  { tool: 'memory_recall', text: '- workspace=NAME keeps the memory of separate projects apart.' },
+];
+
+/**
+ * The server's instructions for the tools served: a line per tool served, and where the others
+ * are when some are not (`everyTool` false).
+ *
+ * @example
+ * serverInstructions(['memory_recall'], false); // 'engram is persistent memory…\n- memory_recall: …'
+ */
+export function serverInstructions(served: readonly string[], everyTool: boolean): string {
+  const on = new Set(served);
+  const lines = INSTRUCTION_LINES.filter((line) => on.has(line.tool)).map((line) => line.text);
+  const more = everyTool
+    ? 'The memory_guide prompt is the long guide.'
+    : 'More tools (direct writes, links, review, consolidation, workspaces, statistics) are served by '
+      + '`engram serve --tools all`; the memory_guide prompt is the long guide.';
+  return ['engram is persistent memory across sessions, shared with the engram CLI.', ...lines, more].join('\n');
+}
+
 /** The `memory_guide` prompt: when an agent should recall, propose, write and maintain memory. */
 export const MEMORY_GUIDE = `engram is your persistent memory across turns and sessions. Use it like a careful engineer's notebook.
 
@@ -33,4 +96,8 @@ Keeping memory true
 
 Workspaces
 - Pass workspace=NAME to keep the memory of separate projects apart; memory_workspace_list shows them.
+
+Tools served
+- \`engram serve\` lists the daily tools: memory_recall, memory_search, memory_propose, memory_read, memory_update
+  and memory_forget. \`engram serve --tools all\` serves every tool above; --tools also takes a comma list of names.
 `;

@@ -22,6 +22,19 @@ test('a core hint naming the CLI becomes one naming the tool parameter; code, me
   assert.equal(withMcpHint(missing, 'memory_forget').hint, 'memory_search finds ids.');
 });
 
+test('a hint names only tools the server serves', () => {
+  const served = new Set(['memory_search', 'memory_forget']);
+  const workspace = new EngramError('NOT_FOUND', 'Unknown workspace: w', {
+    hint: 'Known workspaces: a, default. Register one with `engram workspace add`.',
+    details: { workspace: 'w' },
+  });
+  assert.equal(withMcpHint(workspace, 'memory_search', served).hint, 'Known workspaces: a, default.');
+  const missing = new EngramError('NOT_FOUND', 'No memory item with id X', { hint: 'Use `engram list` to find ids.', details: { id: 'X' } });
+  assert.equal(withMcpHint(missing, 'memory_forget', served).hint, 'memory_search finds ids.');
+  // Without memory_search, the core's hint stays (the rule does not speak).
+  assert.equal(withMcpHint(missing, 'memory_forget', new Set(['memory_forget'])), missing);
+});
+
 test('policy refusals get an MCP hint only where the core has none of its own', () => {
   const refused = (group: string, hint: string) => new EngramError('POLICY_REJECTED', 'Rejected by policy: r', {
     hint,

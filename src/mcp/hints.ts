@@ -1,14 +1,22 @@
 /**
  * The MCP shell's hints. Core errors are neutral to the caller (or still name a CLI flag or
  * command); before an error goes back to an MCP client, this one place may give it a hint that
- * names the tool's own parameters and tools instead. Code, message and details never change.
+ * names the tool's own parameters and tools instead (only tools the server serves). Code, message
+ * and details never change.
  */
 import { EngramError } from '../errors.js';
 
+/** The tools a server serves, as far as a hint needs to know. */
+export interface ServedNames {
+  has(name: string): boolean;
+}
+
+const EVERY_TOOL: ServedNames = { has: () => true };
+
 interface HintRule {
   /** Whether the rule speaks to this error from this tool. */
-  applies(error: EngramError, tool: string): boolean;
-  hint(error: EngramError, tool: string): string;
+  applies(error: EngramError, tool: string, served: ServedNames): boolean;
+  hint(error: EngramError, tool: string, served: ServedNames): string;
 }
 
 const ITEM_TOOLS: ReadonlySet<string> = new Set(['memory_update', 'memory_forget', 'memory_link', 'memory_palace_get']);
@@ -48,11 +56,18 @@ const RULES: readonly HintRule[] = [
     hint: () => 'Give fields.content a text, or leave content out of fields to keep the current one.',
   },
   {
-    applies: (error) => error.code === 'NOT_FOUND' && typeof error.details.workspace === 'string',
+    applies: (error, _tool, served) =>
+      error.code === 'NOT_FOUND' && typeof error.details.workspace === 'string' && served.has('memory_workspace_register'),
     hint: (error) => `${knownWorkspaces(error)} memory_workspace_list names them; memory_workspace_register adds one.`.trim(),
   },
   {
-    applies: (error, tool) => error.code === 'NOT_FOUND' && ITEM_TOOLS.has(tool) && typeof error.details.id === 'string',
+    // Without the workspace tools, the known names alone (the core's advice names the CLI).
+    applies: (error) => error.code === 'NOT_FOUND' && typeof error.details.workspace === 'string',
+    hint: (error) => knownWorkspaces(error) || 'No workspace has this name.',
+  },
+  {
+    applies: (error, tool, served) =>
+      error.code === 'NOT_FOUND' && ITEM_TOOLS.has(tool) && typeof error.details.id === 'string' && served.has('memory_search'),
     hint: () => 'memory_search finds ids.',
   },
   {
@@ -71,16 +86,16 @@ const RULES: readonly HintRule[] = [
 ];
 
 /**
- * The error as an MCP client should see it from `tool`: the same error with the MCP hint when a
- * rule speaks to it, else unchanged.
+ * The error as an MCP client should see it from `tool` on a server serving `served`: the same
+ * error with the MCP hint when a rule speaks to it, else unchanged.
  *
  * @example
  * withMcpHint(new EngramError('EMPTY_INPUT', 'Content is empty'), 'memory_write').hint;
  * // "Give the memory's text in content."
  */
-export function withMcpHint(error: EngramError, tool: string): EngramError {
-  const rule = RULES.find((r) => r.applies(error, tool));
+export function withMcpHint(error: EngramError, tool: string, served: ServedNames = EVERY_TOOL): EngramError {
+  const rule = RULES.find((r) => r.applies(error, tool, served));
   if (rule === undefined) return error;
-  const hint = rule.hint(error, tool);
+  const hint = rule.hint(error, tool, served);
   return new EngramError(error.code, error.message, { hint, details: { ...error.details }, cause: error.cause });
 }

@@ -9,12 +9,25 @@ import { RateLimiter } from './limiter.js';
 import { MetricsCollector } from './metrics.js';
 import type { ServeOptions, ServerState } from './protocol.js';
 import { runStdio } from './stdio.js';
+import { servedTools } from './tool-list.js';
+import { serverInstructions } from './guide.js';
+import { TOOLS } from './tools/index.js';
+import { selectTools } from './tools/profiles.js';
 
 export { DEFAULT_SESSION_LIMITS, type HttpOptions, type RunningHttpServer } from './http.js';
 export type { ServeOptions } from './protocol.js';
+export { selectTools } from './tools/profiles.js';
 
 function createState(options: ServeOptions): ServerState {
-  return { ...options, limiter: new RateLimiter(options.limits), metrics: new MetricsCollector(), inflight: new Set() };
+  const tools = options.tools ?? selectTools();
+  return {
+    ...options,
+    limiter: new RateLimiter(options.limits),
+    metrics: new MetricsCollector(),
+    inflight: new Set(),
+    served: servedTools(tools),
+    instructions: serverInstructions(tools.map((t) => t.name), tools.length === TOOLS.length),
+  };
 }
 
 /**

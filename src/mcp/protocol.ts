@@ -14,7 +14,6 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import type { Engram } from '../engram.js';
 import { EngramError, toEngramError } from '../errors.js';
 import { parseInput } from '../items/parse-input.js';
@@ -25,6 +24,7 @@ import { withMcpHint } from './hints.js';
 import type { BackgroundEmbedOptions } from './background-embed.js';
 import type { RateLimiter, RateLimits } from './limiter.js';
 import type { MetricsCollector } from './metrics.js';
+import type { ServedTools } from './tool-list.js';
 import { type Tool, type ToolContext, TOOLS } from './tools/index.js';
 
 export interface ServeOptions {
@@ -39,6 +39,8 @@ export interface ServeOptions {
   log?: (line: Record<string, unknown>) => void;
   /** The background pass over pending vectors: its timing, or false to turn it off. */
   backgroundEmbed?: BackgroundEmbedOptions | false;
+  /** The tools served (`--tools`, see `selectTools`); the default profile when not given. */
+  tools?: readonly Tool[];
 }
 
 /** What every connection of one server shares. */
@@ -47,34 +49,29 @@ export interface ServerState extends ServeOptions {
   metrics: MetricsCollector;
   /** Tool calls still running: a closing input waits for their answers. */
   inflight: Set<Promise<unknown>>;
+  /** The tools this server lists and answers. */
+  served: ServedTools;
+  /** The usage guide of the initialize result, for the tools served. */
+  instructions: string;
 }
 
-const INSTRUCTIONS
-  = 'engram is persistent memory. memory_recall before a task; memory_propose for what is worth keeping; '
-    + 'the memory_guide prompt says when to use which tool.';
-
-/** A zod object schema as the JSON Schema a client reads. */
-function objectSchema(schema: z.ZodObject, io: 'input' | 'output'): { type: 'object'; [key: string]: unknown } {
-  return { ...z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }), type: 'object' };
-}
-
-const TOOL_LIST = TOOLS.map((t) => ({
-  name: t.name,
-  title: t.title,
-  description: t.description,
-  inputSchema: objectSchema(t.input, 'input'),
-  outputSchema: objectSchema(t.output, 'output'),
-  annotations: { title: t.title, ...t.annotations },
-}));
-const BY_NAME = new Map<string, Tool>(TOOLS.map((t) => [t.name, t]));
 const STATS_URI = 'engram://stats';
+const ALL_TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
+
+/** The error of a call to a tool this server does not serve: one of another profile says how to serve it. */
+function unknownTool(name: string): EngramError {
+  const known = ALL_TOOL_NAMES.has(name);
+  return new EngramError('NOT_FOUND', known ? `Tool ${name} is not served by this server` : `Unknown tool ${name}`, {
+    hint: known
+      ? `tools/list names the tools served; \`engram serve --tools all\` (or --tools with its name) serves ${name}.`
+      : 'tools/list names the tools served.',
+  });
+}
 
 /** Runs one tool: charged to the client before validation, then to its session bucket if it has one. */
 async function runTool(state: ServerState, context: ToolContext, name: string, rawArgs: unknown) {
-  const tool = BY_NAME.get(name);
-  if (tool === undefined) {
-    throw new EngramError('NOT_FOUND', `Unknown tool ${name}`, { hint: 'tools/list names every memory_* tool.' });
-  }
+  const tool = state.served.byName.get(name);
+  if (tool === undefined) throw unknownTool(name);
   // A call is a call, valid or not: the client's bucket is charged before validation. Session
   // bridge tools are also charged to their session_id, known only once the input is read (a new
   // session_id per call buys no calls: the client's bucket is charged first).
@@ -104,7 +101,7 @@ async function callTool(
       structuredContent: output.structured,
     };
   } catch (error) {
-    failure = withMcpHint(toEngramError(error), name);
+    failure = withMcpHint(toEngramError(error), name, state.served.byName);
     // The error object goes in the text: clients check any structuredContent against the success schema.
     return { content: [{ type: 'text', text: JSON.stringify(failure.toJSON()) }], isError: true };
   } finally {
@@ -130,9 +127,9 @@ async function callTool(
 export function createConnectionServer(state: ServerState, sessionKey: string, label = sessionKey): Server {
   const server = new Server(
     { name: 'engram', title: 'engram memory', version: VERSION },
-    { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: state.instructions },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...state.served.list] }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const call = callTool(state, sessionKey, label, request.params.name, request.params.arguments);
     state.inflight.add(call);

@@ -190,7 +190,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'serve',
-    summary: 'Run the MCP server: stdio (default) or Streamable HTTP (--http), every memory_* tool',
+    summary: 'Run the MCP server: stdio (default) or Streamable HTTP (--http); the daily memory_* tools, or --tools all',
     load: () => import('./serve.js'),
   },
   {

@@ -3,7 +3,8 @@
  * or Streamable HTTP with `--http`, on loopback unless `--host` says otherwise (then a token is
  * required). Runs until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Over HTTP the rate limit is
  * per client (bearer token, or remote address without one), sessions are capped per client and in
- * all, and an idle session expires.
+ * all, and an idle session expires. `--tools` picks the tools listed: the default profile (the
+ * daily loop), `all`, or a comma list of names.
  */
 import type { Command } from 'commander';
 import { FTS_TOKENIZER_NAMES } from '../../config/fts-tokenizer.js';
@@ -25,6 +26,7 @@ interface ServeFlags {
   maxSessions?: number;
   maxClientSessions?: number;
   sessionIdle?: number;
+  tools?: string;
 }
 
 /** What the command prints on stdout once the server has stopped: nothing (stdio was protocol). */
@@ -36,6 +38,10 @@ export const DEFAULT_PORT = 8765;
 export function configure(command: Command, run: Runner): void {
   command
     .option('--http', 'serve Streamable HTTP on /mcp instead of stdio')
+    .option(
+      '--tools <list>',
+      'tools listed: default (recall, search, propose, read, update, forget), all, or a comma list of names (ENGRAM_MCP_TOOLS)',
+    )
     .addOption(intOption('--port <n>', `HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)`, 0))
     .option('--host <address>', 'HTTP bind address; anything but loopback needs --token', '127.0.0.1')
     .option('--token <secret>', 'bearer token every HTTP request must carry (or ENGRAM_HTTP_TOKEN)')
@@ -55,6 +61,8 @@ export function configure(command: Command, run: Runner): void {
       'after',
       exampleText(
         'engram serve',
+        'engram serve --tools all',
+        'engram serve --tools default,memory_link,memory_review',
         'engram serve --http --port 8765',
         'ENGRAM_HTTP_TOKEN=… engram serve --http --host 0.0.0.0',
         'engram -v serve --db ~/notes/.engram/memory.db',
@@ -64,14 +72,17 @@ export function configure(command: Command, run: Runner): void {
 }
 
 async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<CommandOutput> {
-  const engram = await ctx.open({ defer: true, ftsTokenizer: flags.ftsTokenizer, secrecy: flags.secrecy });
-  const [{ serveHttp, serveStdio }, { DEFAULT_LIMITS }, { DEFAULT_BUDGET }] = await Promise.all([
+  const [{ selectTools, serveHttp, serveStdio }, { DEFAULT_LIMITS }, { DEFAULT_BUDGET }] = await Promise.all([
     import('../../mcp/main.js'),
     import('../../mcp/limiter.js'),
     import('../../engram.js'),
   ]);
+  // An unknown tool name fails before the store is opened.
+  const tools = selectTools(ctx.settings.mcpTools(flags.tools));
+  const engram = await ctx.open({ defer: true, ftsTokenizer: flags.ftsTokenizer, secrecy: flags.secrecy });
   const options = {
     engram,
+    tools,
     limits: { ...DEFAULT_LIMITS, enabled: flags.rateLimit !== false },
     budget: ctx.settings.budget(flags.injectBudget) ?? DEFAULT_BUDGET,
     secrecy: flags.secrecy,

@@ -7,10 +7,8 @@ export const memoryConsolidate = defineTool({
   name: 'memory_consolidate',
   title: 'Consolidate memory',
   description:
-    'run (default): folds short-term items that another item already says in full (duplicates) into one '
-    + 'medium-term item each, losing no text, and promotes qualifying items to long-term, deterministically. dry_run: '
-    + 'the plan only. candidates: related memories for you to merge yourself, each group with a ready prompt; store '
-    + 'your answer with memory_propose, giving "supersedes": [ids it replaces].',
+    'run (default): folds short-term duplicates into medium-term items, losing no text, and promotes to long-term. '
+    + 'dry_run: the plan. candidates: related memories to merge, then memory_propose with "supersedes": [ids].',
   input: z.strictObject({
     mode: z.enum(['run', 'dry_run', 'candidates']).optional(),
     scope: scopeParam.optional(),

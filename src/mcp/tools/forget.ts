@@ -7,7 +7,7 @@ import { defineTool, DESTRUCTIVE } from './tool.js';
 export const memoryForget = defineTool({
   name: 'memory_forget',
   title: 'Forget a memory',
-  description: 'Forgets one item: archived, weight 0, never recalled again. Its history stays for audit.',
+  description: 'Archives one item for good (weight 0, never recalled again); its history stays.',
   input: z.strictObject({ id: itemIdParam }),
   output: z.looseObject({ id: z.string(), action: z.string(), item: itemResult }),
   annotations: DESTRUCTIVE,

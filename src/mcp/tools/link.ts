@@ -8,8 +8,7 @@ export const memoryLink = defineTool({
   name: 'memory_link',
   title: 'Link two memories',
   description:
-    'Records a typed link from src_id to dst_id: supersedes (dst is outdated and leaves recall), contradicts, '
-    + 'supports, derived_from or related.',
+    'A typed link from src_id to dst_id: supersedes (dst leaves recall), contradicts, supports, derived_from or related.',
   input: linkInputSchema.extend({ src_id: itemIdParam, dst_id: itemIdParam }),
   output: z.looseObject({
     created: z.boolean(),

@@ -17,8 +17,7 @@ export const memoryMetrics = defineTool({
   name: 'memory_metrics',
   title: 'Server metrics',
   description:
-    'Per-tool call counts, errors and latency (average, p95), the rate limiter state and uptime. Never rate-limited. '
-    + 'With tool_name, that tool only.',
+    'Calls, errors, latency (average, p95) per tool (or tool_name only), rate limiter, uptime. Never rate-limited.',
   input: z.strictObject({ tool_name: text.optional() }),
   output: z.looseObject({}),
   annotations: READ,

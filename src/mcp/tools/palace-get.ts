@@ -6,8 +6,8 @@ import { defineTool, READ } from './tool.js';
 
 export const memoryPalaceGet = defineTool({
   name: 'memory_palace_get',
-  title: 'Get a memory with its palace location',
-  description: 'One item with where it sits in the palace: workspace, tier, type and tags, and its links.',
+  title: 'Locate a memory in the palace',
+  description: 'One item with its place (workspace, tier, type, tags) and its links.',
   input: z.strictObject({ id: itemIdParam }),
   output: z.looseObject({
     item: itemResult,

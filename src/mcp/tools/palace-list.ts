@@ -11,8 +11,8 @@ export const memoryPalaceList = defineTool({
   name: 'memory_palace_list',
   title: 'Browse the memory palace',
   description:
-    'Browses live memory as a hierarchy: workspace → tier → type → tag. With no tier, counts per tier; with a tier, '
-    + 'counts per type; with a type too, counts per tag; with a tag, the items there.',
+    'Live memory as workspace → tier → type → tag: counts per tier, per type (given tier), per tag (given type), '
+    + 'or the items (given tag).',
   input: z.strictObject({
     workspace: workspaceParam.optional(),
     scope: scopeParam.optional(),

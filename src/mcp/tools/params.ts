@@ -15,19 +15,19 @@ export const text = z.string().max(1000);
  * A tier, or one of its aliases. The operations map aliases in a preprocess step, which JSON
  * Schema cannot show, so the client is given the accepted names as an enum.
  */
-export const tierParam = z.enum([...TIERS, ...Object.keys(TIER_ALIASES)]).describe('stm, mtm or ltm (episodic, semantic, permanent accepted)');
+export const tierParam = z.enum([...TIERS, ...Object.keys(TIER_ALIASES)]).describe('stm|mtm|ltm = short|medium|long-term');
 
 /** The item's scope, as `put` takes it. */
-export const scopeParam = putInputSchema.shape.scope.unwrap().describe('memory scope, e.g. project');
+export const scopeParam = putInputSchema.shape.scope.unwrap();
 
-export const workspaceParam = text.min(1).describe('named workspace (see memory_workspace_list); overrides scope');
+export const workspaceParam = text.min(1).describe('named workspace; overrides scope');
 
 /** Any id a client may send: an unknown or malformed one is a NOT_FOUND from the operation. */
 export const itemIdParam = z.string().min(1).max(200);
 
 export const tagListParam = z
   .union([z.array(z.string().max(200)).max(100), z.string().max(5000)])
-  .describe('tags, as an array or comma-separated');
+  .describe('array or comma list');
 
 /** Tags from an array or a comma-separated string; undefined when none are left. */
 export function tagsOf(value: string | string[] | undefined): string[] | undefined {
@@ -42,4 +42,9 @@ export async function whereTo(context: ToolContext, args: { workspace?: string; 
   if (args.workspace === undefined) return { scope: args.scope, corpus_id: undefined };
   const found = await context.engram.resolveWorkspace(args.workspace);
   return { scope: found.scope, corpus_id: found.corpus_id === '' ? undefined : found.corpus_id };
+}
+
+/** How matches are found (search's `mode`, recall's `search_mode`), described once for both. */
+export function matchModeParam<T extends z.ZodType>(schema: T): T {
+  return schema.describe('default hybrid when the store has vectors');
 }

@@ -9,13 +9,10 @@ import { defineTool, WRITE } from './tool.js';
 const input = z.strictObject({
   items: z
     .union([z.string().max(200_000), z.array(z.looseObject({})).max(100)])
-    .describe(
-      'JSON array of {title, content, type, tags, provenance_hint, why_store, supersedes}; provenance_hint is '
-      + '{"source_id": "docs/auth.md", "source_kind": "doc"} or a string taken as the source_id',
-    ),
+    .describe('array (or its JSON) of {title, content, type, tags, provenance_hint, why_store, supersedes}'),
   scope: scopeParam.optional(),
   workspace: workspaceParam.optional(),
-  source_doc: text.optional().describe('the document these come from, recorded as provenance'),
+  source_doc: text.optional().describe('their source document, when they give none'),
 });
 
 /** Any object (an array too, as a proposal given as one is spread like an object). */
@@ -48,13 +45,10 @@ export const memoryPropose = defineTool({
   name: 'memory_propose',
   title: 'Propose memories',
   description:
-    'The default way to write memory: propose durable knowledge worth keeping beyond this session (decisions and '
-    + 'their reasons, constraints, definitions, facts, patterns). Each proposal passes the write policy: secrets and '
-    + 'prompt injection are rejected; instruction-like text and proposals without provenance_hint are quarantined '
-    + '(stored, never recalled until verified; the entry says why and what would have avoided it). Say where each '
-    + 'one comes from: "provenance_hint": {"source_id": "docs/auth.md", "source_kind": "doc"}, or just '
-    + '"provenance_hint": "docs/auth.md". A summary that replaces stored memories lists them in "supersedes": [ids] '
-    + '(recall then uses it instead). At most 10 proposals per turn.',
+    'Stores knowledge that outlives the session (decisions and reasons, constraints, definitions, facts, patterns), '
+    + 'one idea per proposal, with its source: "provenance_hint": {"source_id": "docs/auth.md", "source_kind": "doc"} '
+    + 'or "provenance_hint": "docs/auth.md". No source, or instruction-like text: quarantined (out of recall; the '
+    + 'entry says why). Secrets, injection: rejected. "supersedes": [ids] replaces those in recall. 10 per turn at most.',
   input,
   output: pullResult,
   annotations: WRITE,

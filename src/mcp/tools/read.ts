@@ -9,7 +9,7 @@ import { defineTool, READ } from './tool.js';
 export const memoryRead = defineTool({
   name: 'memory_read',
   title: 'Read memories by id',
-  description: 'Reads memory items by id, with every field. Ids that do not exist are listed in missing.',
+  description: 'Memory items by id, with every field; unknown ids are listed in missing.',
   input: z.strictObject({ ids: z.array(itemIdParam).min(1).max(100) }),
   output: z.looseObject({ items: z.array(itemResult), missing: z.array(z.string()) }),
   annotations: READ,

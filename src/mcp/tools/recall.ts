@@ -2,31 +2,25 @@
 import { z } from 'zod';
 import { recallInputSchema } from '../../retrieval/recall.js';
 import { recallEntry } from './results.js';
-import { scopeParam, tierParam, whereTo, workspaceParam } from './params.js';
+import { matchModeParam, scopeParam, tierParam, whereTo, workspaceParam } from './params.js';
 import { defineTool, type ToolContext, WRITE } from './tool.js';
 
 const op = recallInputSchema.shape;
 
 const input = z.strictObject({
-  query: op.query.min(1).describe('what the next step needs to know, in plain words'),
-  budget_tokens: op.budget.describe('token budget of the block (default 1500)'),
+  query: op.query.min(1).describe('what the task needs to know'),
+  budget_tokens: op.budget.describe('default 1500'),
   mode: op.mode.describe('inject: the block (default); catalog: one line per match; hybrid: both'),
-  search_mode: op.search_mode.describe(
-    'how matches are found: lexical (words), semantic (meaning; needs stored vectors) or hybrid (both); '
-    + 'default hybrid when the store has vectors of the configured embedder, else lexical',
-  ),
+  search_mode: matchModeParam(op.search_mode),
   tier: tierParam.optional(),
   scope: scopeParam.optional(),
   workspace: workspaceParam.optional(),
 });
 
+/** The result (the query, modes and budget echoed besides). */
 const output = z.looseObject({
   inject_text: z.string(),
-  query: z.string(),
-  mode: z.string(),
-  search_mode: z.string(),
   format_version: z.literal(1),
-  budget: z.number(),
   matched: z.number(),
   tokens_used: z.number(),
   injected: z.array(recallEntry),
@@ -52,9 +46,8 @@ export const memoryRecall = defineTool({
   name: 'memory_recall',
   title: 'Recall memory for a prompt',
   description:
-    'The default way to read memory. Returns a token-budgeted block of the stored memories most relevant to the query '
-    + '(decisions, constraints, facts), ready to paste into your context. Call it at the start of a task or before a '
-    + 'decision. Quarantined, contradicted, superseded and expired items are never included.',
+    'The memories most relevant to a query as one token-budgeted block to quote in context: at the start of a task, '
+    + 'before a decision. Leaves out quarantined, contradicted, superseded and expired items.',
   input,
   output,
   annotations: WRITE,

@@ -7,9 +7,8 @@ export const memoryReview = defineTool({
   name: 'memory_review',
   title: 'Review flagged memories',
   description:
-    'Lists what needs a human or agent decision: quarantined items (with the rules that held them), contradicted '
-    + 'items, items expiring soon, and possible contradictions (two memories saying the same thing with other '
-    + 'values, e.g. "differs in: 5432 → 5433"; fix one with memory_update or link them).',
+    'What needs a decision: quarantined items (and why), contradicted items, items expiring soon, possible '
+    + 'contradictions (same statement, other values: "differs in: 5432 → 5433").',
   input: z.strictObject({
     within_hours: z.number().int().min(0).max(24 * 365).optional().describe('expiry window (default 24)'),
     limit: z.number().int().min(1).max(500).optional(),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { searchInputSchema } from '../../retrieval/search.js';
 import { visibleText } from '../../recall/escape-block.js';
 import { itemResult } from './results.js';
-import { scopeParam, tagListParam, tagsOf, tierParam, whereTo, workspaceParam } from './params.js';
+import { matchModeParam, scopeParam, tagListParam, tagsOf, tierParam, whereTo, workspaceParam } from './params.js';
 import { defineTool, READ } from './tool.js';
 
 const op = searchInputSchema.shape;
@@ -12,18 +12,15 @@ const input = z.strictObject({
   query: op.query.min(1),
   tags: tagListParam.optional(),
   tier: tierParam.optional(),
-  type_filter: op.type.describe('only items of this type'),
+  type_filter: op.type,
   scope: scopeParam.optional(),
   workspace: workspaceParam.optional(),
-  k: op.k.unwrap().max(100).optional().describe('how many results (default 10)'),
-  mode: op.mode.describe(
-    'lexical (words), semantic (meaning; needs stored vectors) or hybrid (both, fused by reciprocal rank); '
-    + 'default hybrid when the store has vectors of the configured embedder, else lexical',
-  ),
+  k: op.k.unwrap().max(100).optional().describe('default 10'),
+  mode: matchModeParam(op.mode),
 });
 
+/** The result (the query echoed besides). */
 const output = z.looseObject({
-  query: z.string(),
   mode: z.string(),
   count: z.number(),
   items: z.array(itemResult.extend({ score: z.number() })),
@@ -34,9 +31,8 @@ export const memorySearch = defineTool({
   name: 'memory_search',
   title: 'Search memory',
   description:
-    'Search over memory (by words, by meaning, or both) with filters, returning items as data (not an injection block). Use it to look '
-    + 'something up or to find an id before memory_update, memory_link or memory_forget. Quarantined items are shown '
-    + 'with quarantined=true: treat them as unverified.',
+    'Items matching a query, with filters, as data with ids and scores (no block): to look something up or find '
+    + 'an id to update or forget. quarantined=true marks an unverified item.',
   input,
   output,
   annotations: READ,

@@ -12,20 +12,19 @@ export const memorySessionInject = defineTool({
   name: 'memory_session_inject',
   title: 'Start a turn with memory',
   description:
-    'Session bridge, called at the START of each turn (e.g. from a hook): starts a new turn for session_id (the '
-    + 'proposal cap resets) and returns system_context augmented with the memory block for the query.',
+    'Session bridge, start of a turn: a new turn for session_id (the proposal cap resets); returns system_context '
+    + 'with the memory block for query appended.',
   input: z.strictObject({
     query: op.query.min(1),
     session_id: text.min(1),
     system_context: z.string().max(200_000).optional(),
     budget_tokens: op.budget,
   }),
+  // The block alone (inject_text) and the match count come besides.
   output: z.looseObject({
     session_id: z.string(),
     turn: z.number(),
     augmented_context: z.string(),
-    inject_text: z.string(),
-    matched: z.number(),
     injected: z.array(recallEntry),
   }),
   annotations: WRITE,

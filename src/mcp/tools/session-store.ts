@@ -7,11 +7,10 @@ import { defineTool, WRITE } from './tool.js';
 
 export const memorySessionStore = defineTool({
   name: 'memory_session_store',
-  title: 'End a turn: store what it taught',
+  title: 'End a turn with memory',
   description:
-    'Session bridge, called at the END of each turn: extracts the memory proposals written in response_text (a JSON '
-    + 'array, <memory> blocks, ```memory fences or Title:/Type:/Tags: sections) and stores them through the write '
-    + 'policy. Plain prose without proposals stores nothing.',
+    'Session bridge, end of a turn: stores the proposals in response_text (JSON array, <memory> blocks, ```memory '
+    + 'fences, Title:/Type:/Tags: sections) through the write policy.',
   input: z.strictObject({
     response_text: z.string().max(500_000),
     session_id: text.min(1),

@@ -6,8 +6,8 @@ import { defineTool, READ } from './tool.js';
 export const memoryStats = defineTool({
   name: 'memory_stats',
   title: 'Memory statistics',
-  description: 'Item counts by tier, type, layer and scope, archived and quarantined counts, schema version and size.',
-  input: z.strictObject({ workspace: workspaceParam.optional() }),
+  description: 'Item counts by tier, type, layer, scope; archived, quarantined; schema version, size.',
+  input: z.strictObject({ workspace: workspaceParam.describe('named workspace').optional() }),
   output: z.looseObject({
     total: z.number(),
     active: z.number(),

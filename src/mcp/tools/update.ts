@@ -9,7 +9,7 @@ import { defineTool, IDEMPOTENT_WRITE } from './tool.js';
 const input = z.strictObject({
   id: itemIdParam,
   // Any object here: the operation's own schema judges the fields, with its own PARAM_ERROR.
-  fields: z.record(z.string(), z.unknown()).describe('the fields to change, e.g. {"tags": ["auth"], "confidence": 0.9}'),
+  fields: z.record(z.string(), z.unknown()).describe('e.g. {"tags": ["auth"], "confidence": 0.9}'),
   if_version: updateInputSchema.shape.if_version,
 });
 
@@ -17,9 +17,9 @@ export const memoryUpdate = defineTool({
   name: 'memory_update',
   title: 'Update a memory',
   description:
-    'Changes fields of one item (title, content, type, tags, tier, confidence, validation, injectable, weight, '
-    + 'expires_at, …) as a new version; the write policy applies again. Set validation=contradicted to keep an item '
-    + 'out of recall. if_version makes the write fail with CONFLICT when someone changed the item meanwhile.',
+    'Changes fields of one item as a new version (title, content, type, tags, tier, confidence, validation, '
+    + 'injectable, weight, expires_at), through the write policy again. validation=contradicted: out of recall. '
+    + 'if_version: CONFLICT if it changed since.',
   input,
   output: putResult,
   annotations: IDEMPOTENT_WRITE,

@@ -6,7 +6,7 @@ import { defineTool, READ } from './tool.js';
 export const memoryWorkspaceList = defineTool({
   name: 'memory_workspace_list',
   title: 'List workspaces',
-  description: 'Named workspaces: name → scope and corpus id. Pass workspace=NAME to recall, search, propose, write, consolidate or stats.',
+  description: 'Named workspaces (name → scope, corpus id), for other tools\' workspace parameter.',
   input: z.strictObject({}),
   output: z.looseObject({ workspaces: z.array(workspaceResult) }),
   annotations: READ,

@@ -8,7 +8,7 @@ import { defineTool, IDEMPOTENT_WRITE } from './tool.js';
 export const memoryWorkspaceRegister = defineTool({
   name: 'memory_workspace_register',
   title: 'Register a workspace',
-  description: 'Creates or updates a named workspace (scope defaults to the name). The default workspace is protected.',
+  description: 'Creates or updates a named workspace (scope defaults to the name); default is protected.',
   // Any name here: the operation's own schema judges it, with its own PARAM_ERROR.
   input: workspaceInputSchema.extend({ name: text.min(1), scope: scopeParam.optional() }),
   output: z.looseObject({ created: z.boolean(), workspace: workspaceResult }),

@@ -7,7 +7,7 @@ import { defineTool, DESTRUCTIVE } from './tool.js';
 export const memoryWorkspaceRemove = defineTool({
   name: 'memory_workspace_remove',
   title: 'Remove a workspace',
-  description: 'Removes a named workspace; its memories stay. The default workspace cannot be removed.',
+  description: 'Removes a named workspace (not default); its memories stay.',
   input: z.strictObject({ name: text.min(1) }),
   output: z.looseObject({ removed: workspaceResult }),
   annotations: DESTRUCTIVE,

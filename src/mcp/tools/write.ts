@@ -25,11 +25,8 @@ export const memoryWrite = defineTool({
   name: 'memory_write',
   title: 'Write a memory',
   description:
-    'Direct write of one memory at any tier, for setup and administration; prefer memory_propose in normal work. '
-    + 'It passes the same write policy as memory_propose: secrets and prompt injection are rejected; instruction-like '
-    + 'text, personal data and writes without provenance ({"source_id": …}) are quarantined — unless the server was '
-    + 'started with --trust-writes, which skips the quarantine rules (never the reject rules). An exact duplicate in '
-    + 'the scope reinforces the existing item instead (deduplicated=true).',
+    'One memory at any tier, for setup and administration. Policy as memory_propose (no provenance: quarantined), '
+    + 'unless the server runs with --trust-writes. An exact duplicate reinforces that item (deduplicated=true).',
   input,
   output: putResult,
   annotations: WRITE,
