@@ -17,6 +17,9 @@ export interface AutoConsolidateOptions {
   intervalMinutes: number;
 }
 
+/** The CLI's automatic consolidation: at 20 live STM items (KOAS), at most every 10 minutes. */
+export const AUTO_CONSOLIDATE_DEFAULTS: AutoConsolidateOptions = { threshold: 20, intervalMinutes: 10 };
+
 export interface OperationContext {
   readonly store: Store;
   /** The one write path: every item version with its index entry, revision and event. */

@@ -5,53 +5,63 @@
  * operation to its feature folder.
  */
 import type { Embedded, Engram, EngramOptions, PutResult, SyncOptions } from './api.js';
-import { capture } from './capture/capture.js';
 import { EngramError } from './errors.js';
 import { DEFAULT_FTS_TOKENIZER, FTS_TOKENIZER_PRESETS, isFtsTokenizerPreset } from './config/fts-tokenizer.js';
 import type { OperationContext } from './context.js';
-import { ingestSources } from './ingest/ingest.js';
-import { admitWrite } from './items/admission.js';
-import { embedAfterWrite, type KnownVectors } from './items/embed-items.js';
-import { requireCleanFields } from './items/field-policy.js';
-import { forgetItem, rejectItem, verifyItem } from './items/governance.js';
-import { importLines } from './items/import-lines.js';
-import { parseInput } from './items/parse-input.js';
-import { getItem, itemHistory, itemLinks, listItems, showItem } from './items/read.js';
-import { ingestInputSchema } from './items/schemas.js';
+import type { KnownVectors } from './items/embed-items.js';
 import { createItemWriter } from './items/writer.js';
-import { type AutoConsolidated, withAutoConsolidation } from './lifecycle/auto-consolidate.js';
-import {
-  findConsolidationCandidates, runCleanup, runConsolidation, suggest,
-} from './lifecycle/operations.js';
-import { doctor } from './maintenance/doctor.js';
-import { embedPending } from './maintenance/embed.js';
-import { exportLines } from './maintenance/export.js';
-import { reindex } from './maintenance/reindex.js';
-import { review } from './maintenance/review.js';
-import { stats } from './maintenance/stats.js';
-import { status } from './maintenance/status.js';
-import { deleteItem } from './put/delete-item.js';
-import { linkItems } from './put/link-items.js';
-import { propose, pull } from './put/pull.js';
-import { putItem, updateItem } from './put/put.js';
-import { brief } from './retrieval/brief.js';
-import { recall } from './retrieval/recall.js';
-import { search } from './retrieval/search.js';
+import type { AutoConsolidated } from './lifecycle/auto-consolidate.js';
 import { createIndexer } from './search/indexer.js';
 import { loadSegmenter } from './search/segment.js';
 import type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 import type { Store } from './store/store.js';
-import { addFolder, listFolders, removeFolder } from './sync/folders.js';
-import { selectFolders, syncFolders } from './sync/sync-folders.js';
-import { watchFolders } from './sync/watch.js';
 import { systemClock } from './util/time.js';
-import { palace } from './workspaces/palace.js';
-import { listWorkspaces, registerWorkspace, removeWorkspace, resolveWorkspace } from './workspaces/workspaces.js';
+
+/**
+ * Each operation's module is loaded when it first runs, so that a command which reads loads
+ * neither the write policy nor ingest, capture or sync (start-up: see the bench's startup suite).
+ */
+const load = {
+  capture: () => import('./capture/capture.js'),
+  ingest: () => import('./ingest/ingest.js'),
+  admission: () => import('./items/admission.js'),
+  embedItems: () => import('./items/embed-items.js'),
+  fieldPolicy: () => import('./items/field-policy.js'),
+  governance: () => import('./items/governance.js'),
+  importLines: () => import('./items/import-lines.js'),
+  parseInput: () => import('./items/parse-input.js'),
+  read: () => import('./items/read.js'),
+  schemas: () => import('./items/schemas.js'),
+  autoConsolidate: () => import('./lifecycle/auto-consolidate.js'),
+  lifecycle: () => import('./lifecycle/operations.js'),
+  doctor: () => import('./maintenance/doctor.js'),
+  embed: () => import('./maintenance/embed.js'),
+  export: () => import('./maintenance/export.js'),
+  reindex: () => import('./maintenance/reindex.js'),
+  review: () => import('./maintenance/review.js'),
+  stats: () => import('./maintenance/stats.js'),
+  status: () => import('./maintenance/status.js'),
+  deleteItem: () => import('./put/delete-item.js'),
+  linkItems: () => import('./put/link-items.js'),
+  pull: () => import('./put/pull.js'),
+  put: () => import('./put/put.js'),
+  brief: () => import('./retrieval/brief.js'),
+  recall: () => import('./retrieval/recall.js'),
+  search: () => import('./retrieval/search.js'),
+  folders: () => import('./sync/folders.js'),
+  syncFolders: () => import('./sync/sync-folders.js'),
+  watch: () => import('./sync/watch.js'),
+  palace: () => import('./workspaces/palace.js'),
+  workspaces: () => import('./workspaces/workspaces.js'),
+};
+
+/** Clean-field check of the given fields (loads the write policy only when one is set). */
+async function requireCleanFields(fields: Record<string, string | null | undefined>): Promise<void> {
+  if (Object.values(fields).every((value) => value === undefined || value === null)) return;
+  (await load.fieldPolicy()).requireCleanFields(fields);
+}
 
 export type * from './api.js';
-export { AUTO_CONSOLIDATE_DEFAULTS } from './lifecycle/auto-consolidate.js';
-export { checkPolicy, POLICY_RULES } from './policy/check-policy.js';
-export { DEFAULT_BUDGET } from './retrieval/recall.js';
 
 /**
  * Removes the store file at `path` when it is still the file this process created (`created`: its
@@ -65,6 +75,11 @@ export { DEFAULT_BUDGET } from './retrieval/recall.js';
 export async function removeEmptyStore(path: string, created: CreatedFile): Promise<boolean> {
   const store = await import('./store/sqlite/remove-empty-store.js');
   return store.removeEmptyStore(path, created);
+}
+
+/** The lines of an iterable made when the first line is asked for. */
+async function* lazyLines(make: () => Promise<AsyncIterable<string>>): AsyncIterable<string> {
+  yield* await make();
 }
 
 async function openDefaultStore(path: string, tokenizer: string | undefined, checkPages = true): Promise<Store> {
@@ -85,7 +100,7 @@ async function openDefaultStore(path: string, tokenizer: string | undefined, che
  */
 export async function openEngram(options: EngramOptions): Promise<Engram> {
   // The actor is stored with every event and revision: it passes the policy like any stored text.
-  requireCleanFields({ session: options.session });
+  await requireCleanFields({ session: options.session });
   const store = options.openStore
     ? await options.openStore(options.path)
     : await openDefaultStore(options.path, options.ftsTokenizer, options.checkPages !== false);
@@ -102,8 +117,8 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     autoConsolidate: options.autoConsolidate,
     embedder: options.embedder,
   };
-  const withAuto = <T extends object>(result: T, writtenId?: string): Promise<T & AutoConsolidated> =>
-    withAutoConsolidation(ctx, result, writtenId);
+  const withAuto = async <T extends object>(result: T, writtenId?: string): Promise<T & AutoConsolidated> =>
+    (await load.autoConsolidate()).withAutoConsolidation(ctx, result, writtenId);
   /**
    * After a write has committed: the vectors of what it stored (`ids`), or of pending items; those
    * the write computed already (`known`) are not computed again.
@@ -113,7 +128,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     ids: readonly string[] | 'pending',
     known?: KnownVectors,
   ): Promise<T & Embedded> => {
-    const embedding = await embedAfterWrite(ctx, ids, known);
+    const embedding = await (await load.embedItems()).embedAfterWrite(ctx, ids, known);
     return embedding === undefined ? result : { ...result, embedding };
   };
   const autoAfterWrite = async (result: PutResult, known?: KnownVectors) => {
@@ -122,7 +137,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
   };
 
   const sync = async (syncOptions?: SyncOptions) => {
-    const report = await syncFolders(ctx, syncOptions);
+    const report = await (await load.syncFolders()).syncFolders(ctx, syncOptions);
     const wrote = report.totals.ingested + report.totals.partial > 0;
     return wrote ? withAuto(await withVectors(report, 'pending')) : report;
   };
@@ -133,14 +148,15 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
 
     async put(input, { privileged = false, asProposal = false } = {}) {
       const known: KnownVectors = new Map();
+      const { putItem } = await load.put();
       return autoAfterWrite(await putItem(ctx, input, asProposal ? 'propose' : 'put', privileged, known), known);
     },
 
     async ingest(input) {
       const { onProgress, readStdin, ...rest } = input;
-      const settings = parseInput(ingestInputSchema, rest);
-      requireCleanFields({ scope: settings.scope, corpus: settings.corpus });
-      const report = await ingestSources(
+      const settings = (await load.parseInput()).parseInput((await load.schemas()).ingestInputSchema, rest);
+      await requireCleanFields({ scope: settings.scope, corpus: settings.corpus });
+      const report = await (await load.ingest()).ingestSources(
         {
           ...settings,
           chunkTokens: settings.chunk_tokens,
@@ -157,54 +173,55 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async pull(text, input = {}) {
-      const result = await pull(ctx, text, input);
+      const result = await (await load.pull()).pull(ctx, text, input);
       return result.stored + result.quarantined > 0 ? withAuto(await withVectors(result, 'pending')) : result;
     },
 
     async propose(proposals, input = {}) {
       const known: KnownVectors = new Map();
-      const result = await propose(ctx, proposals, input, known);
+      const result = await (await load.pull()).propose(ctx, proposals, input, known);
       return result.stored + result.quarantined > 0 ? withAuto(await withVectors(result, 'pending', known)) : result;
     },
 
     async capture(input) {
-      requireCleanFields({ scope: input.scope });
-      const report = await capture(ctx, { ...input, cwd: input.cwd ?? process.cwd() });
+      await requireCleanFields({ scope: input.scope });
+      const report = await (await load.capture()).capture(ctx, { ...input, cwd: input.cwd ?? process.cwd() });
       const wrote = report.stored + report.updated + report.proposals.stored + report.proposals.quarantined > 0;
       return wrote ? withAuto(await withVectors(report, 'pending')) : report;
     },
 
-    get: (query) => getItem(ctx, query),
-    list: (filter) => listItems(ctx, filter),
-    search: (input) => search(ctx, input),
-    recall: (input) => recall(ctx, input),
-    brief: (input) => brief(ctx, input),
-    show: (id, showOptions) => showItem(ctx, id, showOptions),
-    history: (id) => itemHistory(ctx, id),
-    links: (id) => itemLinks(ctx, id),
-    consolidate: (consolidateOptions) => runConsolidation(ctx, consolidateOptions),
-    consolidationCandidates: (candidatesOptions) => findConsolidationCandidates(ctx, candidatesOptions),
-    suggest: (input) => suggest(ctx, input),
-    cleanup: (cleanupOptions) => runCleanup(ctx, cleanupOptions),
-    update: async (id, input) => autoAfterWrite(await updateItem(ctx, id, input)),
-    forget: async (id) => forgetItem(ctx, id, now()),
-    verify: async (id) => verifyItem(ctx, id, now()),
+    get: async (query) => (await load.read()).getItem(ctx, query),
+    list: async (filter) => (await load.read()).listItems(ctx, filter),
+    search: async (input) => (await load.search()).search(ctx, input),
+    recall: async (input) => (await load.recall()).recall(ctx, input),
+    brief: async (input) => (await load.brief()).brief(ctx, input),
+    show: async (id, showOptions) => (await load.read()).showItem(ctx, id, showOptions),
+    history: async (id) => (await load.read()).itemHistory(ctx, id),
+    links: async (id) => (await load.read()).itemLinks(ctx, id),
+    consolidate: async (consolidateOptions) => (await load.lifecycle()).runConsolidation(ctx, consolidateOptions),
+    consolidationCandidates: async (candidatesOptions) =>
+      (await load.lifecycle()).findConsolidationCandidates(ctx, candidatesOptions),
+    suggest: async (input) => (await load.lifecycle()).suggest(ctx, input),
+    cleanup: async (cleanupOptions) => (await load.lifecycle()).runCleanup(ctx, cleanupOptions),
+    update: async (id, input) => autoAfterWrite(await (await load.put()).updateItem(ctx, id, input)),
+    forget: async (id) => (await load.governance()).forgetItem(ctx, id, now()),
+    verify: async (id) => (await load.governance()).verifyItem(ctx, id, now()),
     async reject(id, { reason } = {}) {
-      requireCleanFields({ reason });
-      return rejectItem(ctx, id, now(), reason);
+      await requireCleanFields({ reason });
+      return (await load.governance()).rejectItem(ctx, id, now(), reason);
     },
-    delete: async (id, { hard = false } = {}) => deleteItem(ctx, id, hard),
-    link: async (input) => linkItems(ctx, input),
-    stats: () => stats(ctx),
-    status: (statusOptions) => status(ctx, statusOptions),
-    addFolder: (input) => addFolder(ctx, input),
-    folders: () => listFolders(ctx),
-    removeFolder: (name) => removeFolder(ctx, name),
+    delete: async (id, { hard = false } = {}) => (await load.deleteItem()).deleteItem(ctx, id, hard),
+    link: async (input) => (await load.linkItems()).linkItems(ctx, input),
+    stats: async () => (await load.stats()).stats(ctx),
+    status: async (statusOptions) => (await load.status()).status(ctx, statusOptions),
+    addFolder: async (input) => (await load.folders()).addFolder(ctx, input),
+    folders: async () => (await load.folders()).listFolders(ctx),
+    removeFolder: async (name) => (await load.folders()).removeFolder(ctx, name),
     sync,
     async watch({ names, debounceMs, onSync, onError }) {
-      const folders = await selectFolders(ctx, names);
+      const folders = await (await load.syncFolders()).selectFolders(ctx, names);
       const run = async (which: string[]) => onSync(await sync({ names: which }));
-      const watcher = watchFolders(folders, { debounceMs, onError, sync: run });
+      const watcher = (await load.watch()).watchFolders(folders, { debounceMs, onError, sync: run });
       if (watcher.folders.length === 0) {
         await watcher.close();
         throw new EngramError('PARAM_ERROR', folders.length === 0 ? 'No folder is synced' : 'None of the folders can be watched', {
@@ -213,18 +230,23 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
       }
       return watcher;
     },
-    workspaces: () => listWorkspaces(ctx),
-    registerWorkspace: (input) => registerWorkspace(ctx, input),
-    removeWorkspace: (name) => removeWorkspace(ctx, name),
-    resolveWorkspace: (name) => resolveWorkspace(ctx, name),
-    palace: (input) => palace(ctx, input),
-    reindex: (reindexOptions) => reindex(ctx, reindexOptions),
-    doctor: () => doctor(ctx),
-    embed: (embedOptions) => embedPending(ctx, embedOptions),
-    exportLines: (exportOptions) => exportLines(ctx, exportOptions),
-    review: (reviewOptions) => review(ctx, reviewOptions),
+    workspaces: async () => (await load.workspaces()).listWorkspaces(ctx),
+    registerWorkspace: async (input) => (await load.workspaces()).registerWorkspace(ctx, input),
+    removeWorkspace: async (name) => (await load.workspaces()).removeWorkspace(ctx, name),
+    resolveWorkspace: async (name) => (await load.workspaces()).resolveWorkspace(ctx, name),
+    palace: async (input) => (await load.palace()).palace(ctx, input),
+    reindex: async (reindexOptions) => (await load.reindex()).reindex(ctx, reindexOptions),
+    doctor: async () => (await load.doctor()).doctor(ctx),
+    embed: async (embedOptions) => (await load.embed()).embedPending(ctx, embedOptions),
+    exportLines: (exportOptions) => lazyLines(async () => (await load.export()).exportLines(ctx, exportOptions)),
+    review: async (reviewOptions) => (await load.review()).review(ctx, reviewOptions),
     importLines: async (lines, { strict = false } = {}) => {
-      const report = await importLines(lines, {
+      // Asked for its iterator now, a stream (readline over stdin) buffers what arrives while
+      // the import's modules load; asked later, lines read meanwhile would be lost.
+      const iterator = Symbol.asyncIterator in lines ? lines[Symbol.asyncIterator]() : undefined;
+      const source = iterator === undefined ? lines : { [Symbol.asyncIterator]: () => iterator };
+      const [{ admitWrite }, { importLines }] = await Promise.all([load.admission(), load.importLines()]);
+      const report = await importLines(source, {
         store,
         writer,
         now,

@@ -3,7 +3,6 @@
  * needed by a user today.
  */
 export {
-  AUTO_CONSOLIDATE_DEFAULTS,
   type AutoConsolidateOptions,
   type BriefInput,
   type BriefResult,
@@ -12,7 +11,6 @@ export {
   type CaptureInput,
   type CaptureRefusal,
   type CaptureReport,
-  checkPolicy,
   type CleanupPlan,
   type ConsolidationPlan,
   type Decay,
@@ -29,7 +27,6 @@ export {
   openEngram,
   type PalaceInput,
   type PalaceResult,
-  POLICY_RULES,
   type PutInput,
   type PutResult,
   type RecallInput,
@@ -49,6 +46,8 @@ export {
   type WorkspaceInput,
   type WriteOptions,
 } from './engram.js';
+export { AUTO_CONSOLIDATE_DEFAULTS } from './context.js';
+export { checkPolicy, POLICY_RULES } from './policy/check-policy.js';
 export {
   EngramError,
   type ErrorCode,

@@ -17,7 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CliContext } from '../src/cli/context.js';
 import { MAX_STDIN_BYTES, readStdinBytes } from '../src/cli/read-input.js';
-import { checkPolicy, type Engram, openEngram } from '../src/engram.js';
+import { checkPolicy, type Engram, openEngram } from '../src/index.js';
 import { EngramError } from '../src/errors.js';
 import { BOUNDARY_WINDOW, refusedAcrossChunks, WHOLE_TEXT_LIMIT } from '../src/ingest/across-chunks.js';
 import { createItem } from '../src/items/build-item.js';

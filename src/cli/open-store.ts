@@ -9,6 +9,7 @@ import type { Settings } from '../config/settings.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Engram } from '../engram.js';
 import type { OpenOptions } from './context.js';
+import { AUTO_CONSOLIDATE_DEFAULTS } from '../context.js';
 import { deferredEngram } from './deferred-engram.js';
 import { missingStoreError } from './missing-store.js';
 import { claimNewStore, dropIfEmpty, type NewStore } from './new-store.js';
@@ -64,8 +65,7 @@ export function createStoreOpener(output: Output): StoreOpener {
     // One connection per store per run: `push --source` ingests, then recalls, on the same one.
     const reused = opened.find((e) => e.path === path && path !== ':memory:');
     if (reused !== undefined) return reused;
-    const [{ openEngram, AUTO_CONSOLIDATE_DEFAULTS }, config]
-      = await Promise.all([import('../engram.js'), settings.storeConfig(path)]);
+    const [{ openEngram }, config] = await Promise.all([import('../engram.js'), settings.storeConfig(path)]);
     const autoConsolidate = auto ? await settings.autoConsolidate(AUTO_CONSOLIDATE_DEFAULTS, config) : undefined;
     const engramSettings = {
       session: settings.session,

@@ -15,9 +15,6 @@ const AUTO_CONSOLIDATE_WINDOW = 2000;
 /** Where the time of the last automatic run is kept (the store's meta table). */
 export const AUTO_META_KEY = 'auto_consolidated_at';
 
-/** The CLI's automatic consolidation: at 20 live STM items (KOAS), at most every 10 minutes. */
-export const AUTO_CONSOLIDATE_DEFAULTS: AutoConsolidateOptions = { threshold: 20, intervalMinutes: 10 };
-
 /** A write's result, with what automatic consolidation did when the write triggered it. */
 export interface AutoConsolidated {
   auto_consolidation?: AutoConsolidation;

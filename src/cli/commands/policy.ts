@@ -37,7 +37,7 @@ export function configure(command: Command, run: Runner): void {
 
 async function checkCommand(ctx: CliContext, file: string, flags: CheckFlags): Promise<CommandOutput> {
   const content = await readFileOrStdin(file, ctx);
-  const { checkPolicy } = await import('../../engram.js');
+  const { checkPolicy } = await import('../../policy/check-policy.js');
   const { policyRejected } = await import('../../items/admission.js');
   const verdict = checkPolicy(
     { content, type: flags.type },
@@ -48,6 +48,6 @@ async function checkCommand(ctx: CliContext, file: string, flags: CheckFlags): P
 }
 
 async function rulesCommand(): Promise<CommandOutput> {
-  const { POLICY_RULES } = await import('../../engram.js');
+  const { POLICY_RULES } = await import('../../policy/check-policy.js');
   return { kind: 'data', view: 'rules', data: { rules: POLICY_RULES } };
 }

@@ -75,7 +75,7 @@ async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<Command
   const [{ selectTools, serveHttp, serveStdio }, { DEFAULT_LIMITS }, { DEFAULT_BUDGET }] = await Promise.all([
     import('../../mcp/main.js'),
     import('../../mcp/limiter.js'),
-    import('../../engram.js'),
+    import('../../retrieval/recall.js'),
   ]);
   // An unknown tool name fails before the store is opened.
   const tools = selectTools(ctx.settings.mcpTools(flags.tools));
