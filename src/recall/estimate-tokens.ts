@@ -79,27 +79,26 @@ function blankTokens(piece: string): number {
   return tokens;
 }
 
-/** The estimate of one piece of the pattern. */
+/** The estimate of one piece of the pattern (ASCII is read by code unit: most text is). */
 function pieceTokens(piece: string): number {
-  if (/^\s+$/u.test(piece)) return blankTokens(piece);
   let letters = 0;
   let accented = 0;
   let digits = 0;
   let marks = 0;
-  for (const ch of piece) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (cp >= 0x80) {
-      if (!isLatinExtra(cp)) return utf8Bytes(piece);
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charCodeAt(i);
+    if (c >= 0x80) {
+      if (!isLatinExtra(c)) return /^\s+$/u.test(piece) ? blankTokens(piece) : utf8Bytes(piece);
       accented++;
       letters++;
-    } else if ((cp | 0x20) >= 0x61 && (cp | 0x20) <= 0x7a) letters++;
-    else if (cp >= 0x30 && cp <= 0x39) digits++;
-    else if (ch !== ' ' && ch !== '\r' && ch !== '\n') marks++;
+    } else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) letters++;
+    else if (c >= 0x30 && c <= 0x39) digits++;
+    else if (c !== 0x20 && (c < 0x09 || c > 0x0d)) marks++;
   }
   if (letters > 0) return Math.ceil(letters / LETTERS_PER_TOKEN) + accented;
   if (digits > 0) return 1;
   if (marks > 0) return Math.ceil(marks / 2);
-  return 1;
+  return blankTokens(piece);
 }
 
 /**
