@@ -8,13 +8,13 @@
  * - a piece holding any character outside ASCII and the Latin letters counts one token per UTF-8
  *   byte, the most byte-level BPE (o200k, cl100k) can spend on it. Chinese, Japanese, Korean,
  *   emoji and every other script are so never under-counted; they are over-counted instead (CJK
- *   by 2-4x against o200k), which a real tokenizer (`o200k`, `cl100k`) avoids;
+ *   about 3x against cl100k, 4-5x against o200k), which a real tokenizer avoids;
  * - a Latin word counts one token per {@link LETTERS_PER_TOKEN} letters (started), plus one per
  *   accented letter; a number one (the pattern cuts digits by three); punctuation one per two
  *   characters (started); whitespace as {@link blankTokens} says.
  *
- * Characters / 4, the seeds' estimate, is 30% over o200k on English prose and 17% under it on
- * code; this one stays within 10% of o200k on both (`test/token-estimate.test.ts`).
+ * Characters / 4, the seeds' estimate, is a third over o200k on English prose and 14% under it
+ * on code; this one stays within 10% of o200k on both (`test/token-estimate.test.ts`).
  */
 
 /** A contraction suffix, as o200k's pattern takes it (any case). */
