@@ -36,7 +36,7 @@ import type { AddFolderResult, FolderInput, FolderState } from './sync/folders.j
 import type { SyncOptions, SyncReport } from './sync/sync-folders.js';
 import type { FolderWatch } from './sync/watch.js';
 import type { Store } from './store/store.js';
-import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, SyncedFolder, Workspace } from './types.js';
+import type { LinkType, MemoryItem, MemoryLink, Revision, Secrecy, StoreStats, SyncedFolder, TokenizerName, Workspace } from './types.js';
 import type { Clock } from './util/time.js';
 import type { PalaceInput, PalaceResult } from './workspaces/palace.js';
 import type { RegisterWorkspaceResult, RemoveWorkspaceResult, WorkspaceInput } from './workspaces/workspaces.js';
@@ -87,6 +87,8 @@ export interface EngramOptions {
   fullText?: boolean;
   /** Output redaction tier for search, recall, show and export (`ENGRAM_SECRECY`); default S3 keeps all. */
   secrecy?: Secrecy;
+  /** What recall and brief count their budget in (`ENGRAM_TOKENIZER`): `chars` (default), `o200k`, `cl100k`. */
+  tokenizer?: TokenizerName;
   /** Opens the store; defaults to the embedded SQLite store. */
   openStore?: (path: string) => Store | Promise<Store>;
   /**

@@ -8,7 +8,7 @@ import type { AdmissionHook } from './items/admission.js';
 import type { ItemWriter } from './items/writer.js';
 import type { Indexer } from './search/indexer.js';
 import type { Store } from './store/store.js';
-import type { Secrecy } from './types.js';
+import type { Secrecy, TokenizerName } from './types.js';
 import type { Clock } from './util/time.js';
 
 /** Automatic consolidation after writes: at `threshold` live STM items, at most once per interval. */
@@ -35,6 +35,8 @@ export interface OperationContext {
   readonly fullText: boolean;
   /** Output redaction tier for search, recall, show and export. */
   readonly defaultSecrecy: Secrecy;
+  /** What recall and brief count their budget in; the built-in estimate when not given. */
+  readonly tokenizer?: TokenizerName;
   /** Extra write policy called for every item before it is stored. */
   readonly admit?: AdmissionHook;
   /** Off unless given. */

@@ -113,6 +113,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     store, writer, indexer, clock, now, actor,
     fullText: options.fullText !== false,
     defaultSecrecy: options.secrecy ?? 'S3',
+    tokenizer: options.tokenizer,
     admit: options.admit,
     autoConsolidate: options.autoConsolidate,
     embedder: options.embedder,

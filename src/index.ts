@@ -102,6 +102,8 @@ export {
   type SyncedFolder,
   TIERS,
   type Tier,
+  TOKENIZER_NAMES,
+  type TokenizerName,
   VALIDATIONS,
   type Validation,
   type Workspace,

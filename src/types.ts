@@ -29,6 +29,8 @@ export const TIER_ALIASES: Readonly<Record<string, (typeof TIERS)[number]>> = Ob
 export const LAYERS = ['project', 'feature', 'run'] as const;
 export const VALIDATIONS = ['unverified', 'verified', 'contradicted'] as const;
 export const SECRECY_TIERS = ['S0', 'S2', 'S3'] as const;
+/** What recall counts its budget in: the built-in estimate, or a real BPE encoding (`recall/tokenizer.ts`). */
+export const TOKENIZER_NAMES = ['chars', 'o200k', 'cl100k'] as const;
 export const LINK_TYPES = [
   'supersedes',
   'supports',
@@ -42,6 +44,7 @@ export type Tier = (typeof TIERS)[number];
 export type Layer = (typeof LAYERS)[number];
 export type Validation = (typeof VALIDATIONS)[number];
 export type Secrecy = (typeof SECRECY_TIERS)[number];
+export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
 export type LinkType = (typeof LINK_TYPES)[number];
 
 /** One memory. Field order here is the field order of `export` lines. */

@@ -2,8 +2,8 @@
  * Import directions (ARCHITECTURE.md §1): every area of src/ has a rank in {@link RANKS}, and an
  * import points to its own area or to a lower rank: shells → engram.ts → feature folders → store →
  * types, errors, util. Also: only store/ touches the driver, only mcp/ the MCP SDK, the CLI opens
- * the MCP shell only lazily (`engram serve`), only entry points read the environment, and
- * `engram --help` loads no heavy module.
+ * the MCP shell only lazily (`engram serve`), only entry points read the environment, the BPE
+ * encodings load only when a recall asks for one, and `engram --help` loads no heavy module.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -123,6 +123,16 @@ test('only store/ imports the SQLite driver and its vector extension; only mcp/ 
   }
 });
 
+test('only recall/tokenizer.ts imports the BPE encodings (gpt-tokenizer), and only lazily: several MB each', () => {
+  for (const file of files) {
+    for (const { specifier, lazy } of importsOf(file)) {
+      if (!specifier.startsWith('gpt-tokenizer')) continue;
+      assert.equal(relative(SRC, file), 'recall/tokenizer.ts', relative(ROOT, file));
+      assert.ok(lazy, `${relative(ROOT, file)} imports ${specifier} statically`);
+    }
+  }
+});
+
 test('dependencies point down: every import goes to its own area or a lower rank', () => {
   const upward: string[] = [];
   for (const file of files) {
@@ -172,7 +182,7 @@ test('only the CLI entry point reads process.env; nothing but cli/output.ts writ
 });
 
 test('engram --help and --version load no heavy module: the static import graph of the CLI stays light', () => {
-  const heavy = ['better-sqlite3', 'sqlite-vec', 'zod', '@modelcontextprotocol/sdk', '@huggingface/tokenizers'];
+  const heavy = ['better-sqlite3', 'sqlite-vec', 'zod', '@modelcontextprotocol/sdk', '@huggingface/tokenizers', 'gpt-tokenizer'];
   const seen = new Set<string>();
   const stack = [join(SRC, 'cli', 'main.ts')];
   while (stack.length > 0) {

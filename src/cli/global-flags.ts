@@ -7,7 +7,7 @@ import { EngramError } from '../errors.js';
 import type { OutputFormat } from './output.js';
 
 /** Program-level flags that take a value (their value is not a command name). */
-const VALUE_FLAGS = new Set(['--db', '--format', '--session', '--embedder']);
+const VALUE_FLAGS = new Set(['--db', '--format', '--session', '--embedder', '--tokenizer']);
 
 /** Commands whose own --format flag is not the output format. */
 export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest', 'capture', 'hook']);
@@ -21,6 +21,7 @@ export interface GlobalFlags {
   verbose?: boolean;
   session?: string;
   embedder?: string;
+  tokenizer?: string;
 }
 
 /** The command named on the command line (`engram help put` names put), if any. */

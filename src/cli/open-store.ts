@@ -71,6 +71,7 @@ export function createStoreOpener(output: Output): StoreOpener {
       session: settings.session,
       fullText: settings.fullText,
       secrecy: settings.secrecy(secrecy),
+      tokenizer: settings.tokenizer(config),
       autoConsolidate,
       checkPages,
       embedder: await openEmbedderSetting(settings, config),

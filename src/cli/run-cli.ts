@@ -42,6 +42,10 @@ async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
       '--embedder <spec>',
       'vectors for semantic search: model2vec:PATH, ollama:MODEL[@URL] or openai:MODEL[@BASE_URL] (or ENGRAM_EMBEDDER)',
     )
+    .option(
+      '--tokenizer <name>',
+      'what recall budgets count: chars (built-in estimate, default), o200k or cl100k (or ENGRAM_TOKENIZER)',
+    )
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -88,7 +92,9 @@ export async function runCli(io: CliIo): Promise<number> {
       async (...args) => {
         const command = args[args.length - 1] as Command;
         const globals = command.optsWithGlobals<GlobalFlags>();
-        const settings = base.withFlags({ db: globals.db, session: globals.session, embedder: globals.embedder });
+        const settings = base.withFlags({
+          db: globals.db, session: globals.session, embedder: globals.embedder, tokenizer: globals.tokenizer,
+        });
         const ctx: CliContext = {
           settings,
           cwd: io.cwd,

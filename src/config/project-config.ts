@@ -5,10 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { EngramError, FIX_HINTS } from '../errors.js';
+import { TOKENIZER_NAMES } from '../types.js';
 import { FTS_TOKENIZER_NAMES } from './fts-tokenizer.js';
 
 export const projectConfigSchema = z.object({
   fts_tokenizer: z.enum(FTS_TOKENIZER_NAMES).optional(),
+  /** What recall counts its budget in (`chars`, `o200k`, `cl100k`), after the flag and variable. */
+  tokenizer: z.enum(TOKENIZER_NAMES).optional(),
   /**
    * The embedder (`model2vec:PATH`, `ollama:MODEL[@URL]`, `openai:MODEL[@BASE_URL]`; null or
    * `none` for none), after the flag and variable. Checked by {@link readProjectConfig} apart from

@@ -79,3 +79,20 @@ test('a relative model2vec path is made absolute: the flag and the variable agai
   assert.equal(createSettings({ env: { ENGRAM_EMBEDDER: 'model2vec:m' }, cwd }).embedder({})?.spec, 'model2vec:/work/project/m');
   assert.equal(createSettings({ env: {}, cwd, flags: { embedder: 'model2vec:../m' } }).embedder({})?.spec, 'model2vec:/work/m');
 });
+
+test('the recall tokenizer: --tokenizer > ENGRAM_TOKENIZER > config; none set is the default; a bad name fails where used', () => {
+  const env = { ENGRAM_TOKENIZER: 'cl100k' };
+  const config = { tokenizer: 'chars' as const };
+  assert.equal(createSettings({ env, cwd, flags: { tokenizer: 'o200k' } }).tokenizer(config), 'o200k');
+  assert.equal(createSettings({ env, cwd }).tokenizer(config), 'cl100k');
+  assert.equal(createSettings({ env: {}, cwd }).tokenizer(config), 'chars');
+  assert.equal(createSettings({ env: { ENGRAM_TOKENIZER: '' }, cwd }).tokenizer({}), undefined);
+  const bad = createSettings({ env: { ENGRAM_TOKENIZER: 'gpt2' }, cwd });
+  assert.equal(bad.budget(5), 5);
+  assert.throws(() => bad.tokenizer({}), { code: 'PARAM_ERROR', message: 'Invalid ENGRAM_TOKENIZER \'gpt2\'' });
+  assert.throws(() => createSettings({ env: {}, cwd, flags: { tokenizer: 'O200K' } }).tokenizer({}), {
+    code: 'PARAM_ERROR',
+    message: 'Invalid --tokenizer \'O200K\'',
+  });
+  assert.equal(bad.withFlags({ tokenizer: 'chars' }).tokenizer({}), 'chars');
+});

@@ -10,7 +10,7 @@
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { EngramError } from '../errors.js';
-import { SECRECY_TIERS, type Secrecy } from '../types.js';
+import { SECRECY_TIERS, type Secrecy, TOKENIZER_NAMES, type TokenizerName } from '../types.js';
 import { CONFIG_FILE, discoverStore, STORE_DIR, type StoreLocation } from './discover-store.js';
 import { type FtsTokenizerPreset, ftsTokenizerFromEnv, localeFtsTokenizer } from './fts-tokenizer.js';
 import type { AutoConsolidateSettings, ProjectConfig } from './project-config.js';
@@ -24,6 +24,8 @@ export interface GlobalSettingsFlags {
   session?: string;
   /** `--embedder SPEC`. */
   embedder?: string;
+  /** `--tokenizer NAME`, checked where it is used. */
+  tokenizer?: string;
 }
 
 /** The embedder of a run: its spelling (checked when opened) and the key of an OpenAI-compatible server. */
@@ -124,6 +126,12 @@ export interface Settings {
    */
   embedder(config: ProjectConfig): EmbedderSetting | undefined;
   /**
+   * What recall counts its budget in: `--tokenizer` > `ENGRAM_TOKENIZER` > the store's config
+   * (`"tokenizer"`); undefined when none is set (the built-in estimate). PARAM_ERROR when the
+   * flag or the variable names no tokenizer.
+   */
+  tokenizer(config: ProjectConfig): TokenizerName | undefined;
+  /**
    * Automatic consolidation: the defaults, then the store's config, then
    * `ENGRAM_AUTO_CONSOLIDATE` (`off`, or a threshold); undefined means off.
    */
@@ -154,6 +162,16 @@ function budgetFromEnv(value: string | undefined): number | undefined {
   const n = Number(value);
   if (Number.isInteger(n) && n >= 1) return n;
   throw new EngramError('PARAM_ERROR', `Invalid ENGRAM_BUDGET '${value}'`, { hint: 'Expected a whole number >= 1' });
+}
+
+/** A tokenizer name from `source` (the flag or the variable), checked; undefined when unset or empty. */
+function tokenizerFrom(value: string | undefined, source: string): TokenizerName | undefined {
+  if (value === undefined || value === '') return undefined;
+  const name = TOKENIZER_NAMES.find((t) => t === value);
+  if (name !== undefined) return name;
+  throw new EngramError('PARAM_ERROR', `Invalid ${source} '${value}'`, {
+    hint: `Valid values: ${TOKENIZER_NAMES.join(', ')}`,
+  });
 }
 
 /** The config's embedder spelling; undefined for none (null); its PARAM_ERROR when of another type. */
@@ -231,6 +249,8 @@ export function createSettings(sources: SettingsSources): Settings {
       const apiKey = env.ENGRAM_EMBED_API_KEY || env.OPENAI_API_KEY || undefined;
       return { spec: anchorModelPath(spec.trim(), cwd), apiKey };
     },
+    tokenizer: (config: ProjectConfig) =>
+      tokenizerFrom(flags.tokenizer, '--tokenizer') ?? tokenizerFrom(env.ENGRAM_TOKENIZER, 'ENGRAM_TOKENIZER') ?? config.tokenizer,
     withFlags: (next: GlobalSettingsFlags) => createSettings({ env, cwd, flags: { ...flags, ...next } }),
   });
 }

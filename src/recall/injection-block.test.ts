@@ -4,6 +4,7 @@ import { createItem } from '../items/build-item.js';
 import type { MemoryItem } from '../types.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { type Candidate, packRecall } from './injection-block.js';
+import type { Tokenizer } from './tokenizer.js';
 
 const AT = '2026-11-22T12:00:00.000Z';
 function candidate(id: string, content: string, fields: Partial<MemoryItem> = {}, score = 1): Candidate {
@@ -97,4 +98,36 @@ test('an ingested chunk carries its provenance line, counted in the budget; a te
     const forged = packRecall([candidate('MEM-000000000006', 'x', fields)], { budget: 1500, mode: 'inject', header: false });
     assert.equal(forged.text.split('\n')[1], first);
   }
+});
+
+test('a tokenizer that charges for the seams between items: the block is counted whole and still fits', () => {
+  // Each item costs its characters alone, but 50 more wherever it follows another one.
+  const seams: Tokenizer = { name: 'o200k', count: (text) => text.length + 50 * (text.split('\n--- ITEM ').length - 1) };
+  const items = Array.from({ length: 6 }, (_, i) => candidate(`MEM-${i}`, `note ${i}`));
+  for (const header of [true, false]) {
+    const packed = packRecall(items, { budget: 230, mode: 'hybrid', header, tokenizer: seams });
+    const block = packed.text.slice(0, packed.text.indexOf('[ENGRAM_CATALOG'));
+    assert.ok(seams.count(block) <= 230, `${seams.count(block)}`);
+    assert.equal(packed.tokens_used, seams.count(block));
+    assert.ok(packed.injected.length >= 1 && packed.catalog.length >= 1);
+    const all = [...packed.injected, ...packed.catalog].map((e) => e.id);
+    assert.deepEqual(all.sort(), items.map((c) => c.item.id).sort());
+  }
+});
+
+test('a count that never settles on the number the closing line prints: that block is not used', () => {
+  // With a third item, one token more when the number printed is even: the count flips with it.
+  const flip: Tokenizer = {
+    name: 'cl100k',
+    count: (text) => {
+      const printed = /tokens_used=(\d+)\]\n$/.exec(text)?.[1];
+      const flips = text.includes('--- ITEM 3/') && printed !== undefined && Number(printed) % 2 === 0;
+      return Math.ceil(text.length / 4) * 2 + (flips ? 1 : 0);
+    },
+  };
+  const items = Array.from({ length: 5 }, (_, i) => candidate(`MEM-${i}`, 'x'.repeat(1 + i)));
+  const packed = packRecall(items, { budget: 1500, mode: 'inject', header: true, tokenizer: flip });
+  assert.deepEqual(packed.injected.map((e) => e.id), ['MEM-0', 'MEM-1']);
+  assert.equal(packed.tokens_used, flip.count(packed.text));
+  assert.match(packed.text, new RegExp(`tokens_used=${packed.tokens_used}\\]\\n$`));
 });

@@ -11,7 +11,9 @@
  *   ...
  *   [/ENGRAM_MEMORY tokens_used=342]
  *
- * tokens_used is the estimate of the whole block, footer included; it never exceeds the budget.
+ * tokens_used is the count of the whole block, footer included, by the tokenizer in use (the
+ * built-in estimate unless one is given); the block is counted whole, so it never exceeds the
+ * budget by that tokenizer.
  *
  * Stored text cannot spoof the block (escape-block.ts): invisible and control characters are
  * removed from everything the block and the catalog show; a body line that could pass for the
@@ -22,9 +24,9 @@
  * tier, tags) and catalog titles are single-line.
  */
 import type { MemoryItem } from '../types.js';
-import { estimateTokens } from './estimate-tokens.js';
 import { escapeBlockText, headerField } from './escape-block.js';
 import { provenanceLine } from './provenance-line.js';
+import { CHARS_TOKENIZER, type Tokenizer } from './tokenizer.js';
 
 export type RecallMode = 'inject' | 'catalog' | 'hybrid';
 
@@ -57,6 +59,8 @@ export interface PackOptions {
   mode: RecallMode;
   /** False drops the opening and closing lines of the block. */
   header: boolean;
+  /** What the budget and `tokens_used` count in; the built-in estimate when not given. */
+  tokenizer?: Tokenizer;
 }
 
 const label = (item: MemoryItem) => headerField(item.title || item.content.replace(/\s+/g, ' ').trim().slice(0, 80)).trim();
@@ -87,44 +91,69 @@ function catalogText(entries: CatalogEntry[]): string {
   return `[ENGRAM_CATALOG entries=${entries.length}]\n${lines.join('')}[/ENGRAM_CATALOG]\n`;
 }
 
+/** A rendered block and its count, which it prints in its closing line. */
+interface Rendered {
+  block: string;
+  tokens: number;
+}
+
+/**
+ * The block of `chosen`, or undefined when its closing line cannot print its own count (a count
+ * that changes with the number it prints, back and forth; never seen, but then it does not fit).
+ */
+function render(
+  chosen: readonly Candidate[],
+  matched: number,
+  options: PackOptions,
+  count: (text: string) => number,
+): Rendered | undefined {
+  if (chosen.length === 0) return { block: '', tokens: 0 };
+  const total = String(chosen.length);
+  const items = chosen.map((c, i) => itemBlock(c.item, String(i + 1), total)).join('');
+  if (!options.header) return { block: items, tokens: count(items) };
+  const body = header(matched, chosen.length, options.budget) + items;
+  let tokens = count(body + footer(0));
+  for (let round = 0; round < 4; round++) {
+    const block = body + footer(tokens);
+    const counted = count(block);
+    if (counted === tokens) return { block, tokens };
+    tokens = counted;
+  }
+  return undefined;
+}
+
 /** Packs `candidates` (best first) into the budget and renders the output for `mode`. */
 export function packRecall(candidates: readonly Candidate[], options: PackOptions): PackedRecall {
   const { budget, mode } = options;
+  const { count } = options.tokenizer ?? CHARS_TOKENIZER;
   const matched = candidates.length;
   const wide = '9'.repeat(String(Math.max(1, matched)).length);
-  const capacity = budget * 4;
-  const frame = options.header ? header(matched, wide, budget).length + footer('9'.repeat(String(budget).length)).length : 0;
+  const frame = options.header ? count(header(matched, wide, budget)) + count(footer('9'.repeat(String(budget).length))) : 0;
 
-  const chosen: Candidate[] = [];
-  const left: CatalogEntry[] = [];
+  // Measured with the widest index numbers: a rendered index is never wider.
+  const sizes = candidates.map((c) => count(itemBlock(c.item, wide, wide)));
+  const chosen: number[] = [];
   let used = frame;
-  for (const candidate of candidates) {
-    // Measured with the widest index numbers, so the rendered block can only be shorter.
-    const size = itemBlock(candidate.item, wide, wide).length;
-    if (mode !== 'catalog' && used + size <= capacity) {
-      chosen.push(candidate);
+  sizes.forEach((size, i) => {
+    if (mode !== 'catalog' && used + size <= budget) {
+      chosen.push(i);
       used += size;
-    } else {
-      left.push(entry(candidate, estimateTokens(itemBlock(candidate.item, '1', '1'))));
     }
+  });
+  // The parts need not add up to the whole (a BPE encoding may merge across a seam), so the
+  // block is counted whole, and the last item chosen goes while it is over the budget.
+  const pick = () => chosen.map((i) => candidates[i] as Candidate);
+  let rendered = render(pick(), matched, options, count);
+  while (rendered === undefined || rendered.tokens > budget) {
+    chosen.pop();
+    rendered = render(pick(), matched, options, count);
   }
 
   const total = String(chosen.length);
-  const blocks = chosen.map((c, i) => itemBlock(c.item, String(i + 1), total));
-  const injected = chosen.map((c, i) => entry(c, estimateTokens(blocks[i] ?? '')));
-  let block = '';
-  let tokensUsed = 0;
-  if (chosen.length > 0) {
-    const body = `${options.header ? header(matched, chosen.length, budget) : ''}${blocks.join('')}`;
-    if (options.header) {
-      tokensUsed = estimateTokens(body + footer(0));
-      tokensUsed = estimateTokens(body + footer(tokensUsed));
-      block = body + footer(tokensUsed);
-    } else {
-      block = body;
-      tokensUsed = estimateTokens(body);
-    }
-  }
+  const injected = pick().map((c, n) => entry(c, count(itemBlock(c.item, String(n + 1), total))));
+  const inBlock = new Set(chosen);
+  const left = candidates.flatMap((c, i) => (inBlock.has(i) ? [] : [entry(c, sizes[i] ?? 0)]));
+  const { block, tokens } = rendered;
   const text = mode === 'catalog' ? catalogText(left) : mode === 'hybrid' ? block + catalogText(left) : block;
-  return { text, matched, injected, catalog: left, tokens_used: tokensUsed };
+  return { text, matched, injected, catalog: left, tokens_used: tokens };
 }

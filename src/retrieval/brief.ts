@@ -11,7 +11,8 @@ import { parseInput } from '../items/parse-input.js';
 import { textSchema } from '../items/schemas.js';
 import { redactItem } from '../policy/redact.js';
 import { type Candidate, type PackedRecall, packRecall } from '../recall/injection-block.js';
-import { SECRECY_TIERS, type Tier } from '../types.js';
+import { loadTokenizer } from '../recall/tokenizer.js';
+import { SECRECY_TIERS, type Tier, type TokenizerName } from '../types.js';
 
 /** The brief's default budget in tokens: a session's opening context, kept small. */
 export const DEFAULT_BRIEF_BUDGET = 600;
@@ -30,6 +31,8 @@ export type BriefInput = z.input<typeof briefInputSchema>;
 export interface BriefResult extends Omit<PackedRecall, 'text'> {
   format_version: 1;
   budget: number;
+  /** What `budget` and `tokens_used` are counted in. */
+  tokenizer: TokenizerName;
   inject_text: string;
 }
 
@@ -59,6 +62,7 @@ export async function brief(ctx: OperationContext, input: BriefInput = {}): Prom
       candidates.push({ item: redactItem(item, secrecy), score: ORDER.length - rank - i / (PER_TIER + 1) });
     });
   }
-  const { text, ...packed } = packRecall(candidates, { budget, mode: 'inject', header: true });
-  return { format_version: 1, budget, inject_text: text, ...packed };
+  const tokenizer = await loadTokenizer(ctx.tokenizer);
+  const { text, ...packed } = packRecall(candidates, { budget, mode: 'inject', header: true, tokenizer });
+  return { format_version: 1, budget, tokenizer: tokenizer.name, inject_text: text, ...packed };
 }

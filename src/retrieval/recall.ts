@@ -16,6 +16,8 @@ import { countNonInjectable, RECALL_POOL } from './non-injectable.js';
 import { planRetrieval, retrieve, RETRIEVAL_MODES, type RetrievalMode, type RetrievalStage } from './retrieve.js';
 import { ITEM_TYPES, SECRECY_TIERS } from '../types.js';
 import { type PackedRecall, packRecall, type RecallMode } from '../recall/injection-block.js';
+import { loadTokenizer } from '../recall/tokenizer.js';
+import type { TokenizerName } from '../types.js';
 
 /** Default recall budget in tokens (KOAS); `ENGRAM_BUDGET` and `--budget` override it. */
 export const DEFAULT_BUDGET = 1500;
@@ -44,6 +46,8 @@ export interface RecallResult extends Omit<PackedRecall, 'text'> {
   mode: RecallMode;
   format_version: 1;
   budget: number;
+  /** What `budget` and `tokens_used` are counted in. */
+  tokenizer: TokenizerName;
   /** How the matches were found: the mode asked for, the default, or lexical when the query embedding failed. */
   search_mode: RetrievalMode;
   stage: RetrievalStage;
@@ -96,7 +100,8 @@ export async function recall(
     item: redactItem(item, secrecy),
     score: factors.final,
   }));
-  const packed = packRecall(ranked, { budget, mode, header });
+  const tokenizer = await loadTokenizer(ctx.tokenizer);
+  const packed = packRecall(ranked, { budget, mode, header, tokenizer });
   const held = packed.matched === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
   await store.transaction(async () => {
     await store.items.touch(
@@ -116,7 +121,8 @@ export async function recall(
   });
   const { text, ...rest } = packed;
   return {
-    query, mode, format_version: 1, budget, search_mode: found.mode, stage: found.stage, fts: found.fts,
+    query, mode, format_version: 1, budget, tokenizer: tokenizer.name,
+    search_mode: found.mode, stage: found.stage, fts: found.fts,
     inject_text: text, ...rest,
     non_injectable: held.count,
     ...(held.hint === undefined ? {} : { hint: held.hint }),

@@ -30,7 +30,7 @@ const SEARCH_MODE_POINTER = '--mode is the output form; the retrieval mode (lexi
 export function configure(command: Command, run: Runner): void {
   command
     .argument('<query>', 'what the prompt is about')
-    .addOption(intOption('--budget <tokens>', 'token budget, estimated as characters/4 (default 1500, ENGRAM_BUDGET)', 1))
+    .addOption(intOption('--budget <tokens>', 'token budget, counted by --tokenizer (default 1500, ENGRAM_BUDGET)', 1))
     .addOption(enumOption(
       '--mode <mode>',
       'output form: block, list of candidates, or block plus what did not fit (how matches are found is --search-mode)',

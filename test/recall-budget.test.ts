@@ -1,0 +1,109 @@
+/**
+ * The budget promise, by the selected tokenizer (issue 18): over random mixed-script memories
+ * (Latin, CJK, kana, hangul, Cyrillic, emoji, code, odd whitespace, special-token spellings),
+ * the block recall prints never holds more tokens than the budget as that tokenizer counts them,
+ * and `tokens_used` is exactly that tokenizer's count of the printed block (not a bound: equal).
+ * For chars (the built-in estimate), o200k and cl100k; on the pure packing (many cases) and
+ * through `openEngram` on a real store (fewer).
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createItem } from '../src/items/build-item.js';
+import { openEngram } from '../src/index.js';
+import { type Candidate, packRecall, type RecallMode } from '../src/recall/injection-block.js';
+import { loadTokenizer, type Tokenizer } from '../src/recall/tokenizer.js';
+import { TOKENIZER_NAMES, type MemoryItem } from '../src/types.js';
+import { tempDir } from './helpers.js';
+import { mixedMemory, seeded } from './token-fixtures.js';
+
+const AT = '2026-11-22T12:00:00.000Z';
+const MODES: readonly RecallMode[] = ['inject', 'hybrid', 'catalog'];
+
+/** A budget from 1 to ~4,000, spread evenly over the orders of magnitude. */
+const budgetFrom = (random: () => number) => Math.max(1, Math.round(Math.exp(random() * Math.log(4000))));
+
+function randomCandidates(random: () => number, count: number): Candidate[] {
+  return Array.from({ length: count }, (_, i) => {
+    const fields: Partial<MemoryItem> = {
+      title: random() < 0.4 ? mixedMemory(random).slice(0, 120) : '',
+      tags: random() < 0.5 ? ['a', 'büro', '数据'].slice(0, 1 + Math.floor(random() * 3)) : [],
+      ...(random() < 0.2 ? { provenance: { relative_path: 'docs/指南.md', line_start: 1 + i, line_end: 40 + i } } : {}),
+    };
+    const id = `MEM-${i.toString(16).padStart(12, '0')}`;
+    return { item: { ...createItem(id, { content: mixedMemory(random) }, AT), ...fields }, score: count - i };
+  });
+}
+
+/** The block alone (without the catalog hybrid mode appends). */
+function blockOf(text: string, mode: RecallMode): string {
+  if (mode === 'catalog') return '';
+  const at = text.indexOf('[ENGRAM_CATALOG entries=');
+  return mode === 'hybrid' && at >= 0 ? text.slice(0, at) : text;
+}
+
+function checkPacking(tokenizer: Tokenizer, seed: number, cases: number): void {
+  const random = seeded(seed);
+  let injectedSome = 0;
+  for (let n = 0; n < cases; n++) {
+    const candidates = randomCandidates(random, Math.floor(random() * 25));
+    const budget = budgetFrom(random);
+    const mode = MODES[Math.floor(random() * MODES.length)] ?? 'inject';
+    const header = random() < 0.8;
+    const packed = packRecall(candidates, { budget, mode, header, tokenizer });
+    const block = blockOf(packed.text, mode);
+    const where = `${tokenizer.name} case ${n} (seed ${seed}): budget ${budget}, mode ${mode}, header ${header}`;
+    assert.ok(tokenizer.count(block) <= budget, `${where}: ${tokenizer.count(block)} tokens`);
+    assert.equal(packed.tokens_used, tokenizer.count(block), where);
+    if (header && block !== '') assert.ok(block.endsWith(`[/ENGRAM_MEMORY tokens_used=${packed.tokens_used}]\n`), where);
+    // Every candidate is either in the block or in the catalog, each list in rank order.
+    const rank = new Map(candidates.map((c, i) => [c.item.id, i]));
+    const order = (ids: string[]) => ids.map((id) => rank.get(id) ?? -1);
+    const injected = order(packed.injected.map((e) => e.id));
+    assert.equal(injected.length + packed.catalog.length, candidates.length, where);
+    assert.deepEqual(injected, [...injected].sort((a, b) => a - b), where);
+    if (injected.length > 0) injectedSome++;
+  }
+  assert.ok(injectedSome > cases / 4, `${tokenizer.name}: only ${injectedSome} of ${cases} cases injected anything`);
+}
+
+for (const name of TOKENIZER_NAMES) {
+  test(`packing never exceeds the budget by ${name}, and tokens_used is ${name}'s count of the block`, async () => {
+    checkPacking(await loadTokenizer(name), 0x1805 + name.length, 250);
+  });
+}
+
+test('a budget that fits everything injects everything, by every tokenizer', async () => {
+  const candidates = randomCandidates(seeded(99), 12);
+  for (const name of TOKENIZER_NAMES) {
+    const packed = packRecall(candidates, { budget: 1_000_000, mode: 'inject', header: true, tokenizer: await loadTokenizer(name) });
+    assert.equal(packed.injected.length, 12, name);
+  }
+});
+
+test('recall through openEngram keeps the budget by the store\'s tokenizer, and says which it is', async (t) => {
+  const dir = tempDir(t);
+  const random = seeded(0x18_0518);
+  const memories = Array.from({ length: 60 }, () => mixedMemory(random));
+  const words = memories.flatMap((m) => m.match(/[a-z]{4,}|\p{Script=Han}{2}|\p{Script=Hangul}+/gu) ?? []);
+  for (const name of TOKENIZER_NAMES) {
+    const engram = await openEngram({ path: join(dir, `${name}.db`), tokenizer: name });
+    t.after(() => engram.close());
+    for (const content of memories) {
+      // A memory the write policy refuses (a special token's spelling reads as an injection) is left out.
+      await engram.put({ content, tags: ['budget'] }, { privileged: true }).catch(() => undefined);
+    }
+    const tokenizer = await loadTokenizer(name);
+    let matched = 0;
+    for (let q = 0; q < 25; q++) {
+      const query = Array.from({ length: 1 + Math.floor(random() * 3) }, () => words[Math.floor(random() * words.length)]).join(' ');
+      const budget = budgetFrom(random);
+      const result = await engram.recall({ query, budget });
+      assert.equal(result.tokenizer, name);
+      assert.ok(tokenizer.count(result.inject_text) <= budget, `${name} "${query}" budget ${budget}`);
+      assert.equal(result.tokens_used, tokenizer.count(result.inject_text), `${name} "${query}"`);
+      matched += result.injected.length;
+    }
+    assert.ok(matched > 0, `${name}: no query injected anything`);
+  }
+});
