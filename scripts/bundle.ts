@@ -3,7 +3,8 @@
  * loaded part: each command, the MCP shell, the document parsers), so that a command loads a few
  * files instead of hundreds of modules. Pure-JavaScript dependencies are bundled; those that load
  * a native or WebAssembly file from their own directory (the SQLite driver, sqlite-vec, jieba,
- * the PDF parser, the tokenizer runtime), the MCP SDK and jsonc-parser stay in node_modules. The metafile
+ * the PDF parser, the tokenizer runtime), the MCP SDK, the BPE encodings and jsonc-parser stay in
+ * node_modules. The metafile
  * (dist/bundle/meta.json) lets the architecture test check what the entry chunk holds.
  */
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ export const EXTERNAL = [
   'unpdf',
   '@huggingface/tokenizers',
   '@modelcontextprotocol/sdk',
+  // Megabytes of BPE vocabulary, loaded only when a run names an encoding.
+  'gpt-tokenizer',
   // Its CommonJS build loads its parts with relative require() calls a bundle cannot follow.
   'jsonc-parser',
 ];
