@@ -11,6 +11,7 @@ import { describe, test } from 'node:test';
 import { claudeCodeSession, codexRollout, plainTurns } from './capture-fixtures.js';
 import { cli, tempDir } from './helpers.js';
 import { HOOK_EVENTS, hookCommand } from '../src/setup/hooks.js';
+import { openEngram } from '../src/index.js';
 
 /** What Claude Code sends on SessionStart (fields from its hooks reference). */
 const sessionStart = (cwd: string) => JSON.stringify({
@@ -127,5 +128,15 @@ describe('engram hook', () => {
       assert.equal(run.status, 127, event);
       assert.equal(run.stdout, '');
     }
+  });
+
+  test('brief checks its input: budget, scope, secrecy, nothing else', async (t) => {
+    const engram = await openEngram({ path: join(tempDir(t), 'memory.db') });
+    t.after(() => engram.close());
+    for (const input of [{ budget: 0 }, { budget: 1.5 }, { scope: 7 }, { secrecy: 'S9' }, { query: 'x' }]) {
+      // @ts-expect-error -- wrong on purpose
+      await assert.rejects(engram.brief(input), { code: 'PARAM_ERROR' }, JSON.stringify(input));
+    }
+    assert.equal((await engram.brief({ budget: 100, scope: 'project', secrecy: 'S0' })).inject_text, '');
   });
 });

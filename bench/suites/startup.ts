@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { quantile, type Row } from '../stats.js';
 
-const CLI = fileURLToPath(new URL('../bundle/engram.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../bundle/engram.js', import.meta.url));
 
 export function startupSuite(runs = 40): Row[] {
   const cases: Record<string, string[]> = {

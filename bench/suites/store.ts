@@ -12,7 +12,7 @@ import { openEngram } from '../../src/index.js';
 import { createItem, exportLine } from '../../src/items/build-item.js';
 import { quantile, type Row, rssMb, timeMsAsync } from '../stats.js';
 
-export const CLI = fileURLToPath(new URL('../bundle/engram.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../bundle/engram.js', import.meta.url));
 
 /** A deterministic pseudo-random generator, so every run benchmarks the same data. */
 function prng(seed: number): () => number {
