@@ -17,20 +17,9 @@ import { bestSlots, createVectorCache, loadVectorCache } from '../src/store/sqli
 import { VECTOR_SCAN_WASM } from '../src/store/sqlite/vector-scan-wasm.js';
 import { VECTOR_TABLE } from '../src/store/sqlite/vectors.js';
 import type { MemoryItem } from '../src/types.js';
+import { seeded } from './adversarial/case.js';
 import { tempDir } from './helpers.js';
 import { runVectorContract } from './store-contract-vectors.js';
-
-/** A small deterministic generator (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SCOPES = ['alpha', 'beta', 'gamma'] as const;
 
@@ -79,7 +68,7 @@ describe('warm vector cache', () => {
     const path = join(tempDir(t), 'memory.db');
     const store = createSqliteStore(path);
     t.after(() => store.close());
-    const next = random(7);
+    const next = seeded(7);
     const list = items(300, next);
     await insertAll(store, list);
     const model = { id: 'test:cache', dimensions: 13 };
@@ -107,7 +96,7 @@ describe('warm vector cache', () => {
         await warm.close();
         await plain.close();
       });
-      const next = random(dimensions * 101);
+      const next = seeded(dimensions * 101);
       const model = { id: 'test:cache', dimensions };
       const vector = () => Float32Array.from({ length: dimensions }, () => next() - 0.5);
       const list = items(120, next);

@@ -9,7 +9,7 @@ import { putItem } from '../put/put.js';
 import { explicitProposals } from './explicit-proposals.js';
 import type { CaptureReport } from './report.js';
 import type { Turn } from './transcript.js';
-import { type CapturedSession, refusalOf } from './write-turn.js';
+import { type CapturedSession, refusalOf, turnProvenance } from './write-turn.js';
 
 /** Writes the proposals the assistant made in `turn` and counts them in `report`. */
 export async function writeProposals(
@@ -29,11 +29,7 @@ export async function writeProposals(
         scope: proposal.scope ?? session.scope,
         tags: proposal.tags ?? [],
         provenance: {
-          source: 'capture',
-          client: session.client,
-          session_id: session.session_id,
-          source_path: session.file,
-          turn: turn.number,
+          ...turnProvenance(session, turn),
           proposal: index,
           format: found?.format,
           ...proposal.provenance,

@@ -48,6 +48,17 @@ export function ledgerPath(session: Pick<CapturedSession, 'client' | 'session_id
   return `${session.client}/${session.session_id}/${episodeStep(turn)}`;
 }
 
+/** Where a captured item comes from: the client, the session, its file and the turn. */
+export function turnProvenance(session: CapturedSession, turn: Turn) {
+  return {
+    source: 'capture',
+    client: session.client,
+    session_id: session.session_id,
+    source_path: session.file,
+    turn: turn.number,
+  };
+}
+
 /** The refusal entry of an error; failures of the store itself are thrown on. */
 export function refusalOf(error: unknown, turn: Turn, proposal?: number): CaptureRefusal {
   if (!isEngramError(error) || error.code === 'DB_BUSY' || error.code === 'DB_ERROR') throw error;
@@ -80,11 +91,7 @@ function episodeInput(session: CapturedSession, planned: PlannedTurn, index: num
     source: `${session.client}:${session.session_id}`,
     injectable: false,
     provenance: {
-      source: 'capture',
-      client: session.client,
-      session_id: session.session_id,
-      source_path: session.file,
-      turn: turn.number,
+      ...turnProvenance(session, turn),
       [`${unit}_start`]: turn.start,
       [`${unit}_end`]: turn.end,
       ...(turn.started_at === null ? {} : { started_at: turn.started_at }),

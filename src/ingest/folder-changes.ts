@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Store } from '../store/store.js';
 import type { SyncedFolder } from '../types.js';
+import { isGone } from './prune.js';
 import { resolveSources } from './sources.js';
 
 /** How far a folder is behind the store. */
@@ -27,15 +28,6 @@ function isDirectory(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
-  }
-}
-
-function isGone(path: string): boolean {
-  try {
-    return !statSync(path).isFile();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR';
   }
 }
 

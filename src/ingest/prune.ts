@@ -26,7 +26,7 @@ export interface PruneOptions {
 }
 
 /** True when nothing is at `path` any more (a permission error is not "gone"). */
-function isGone(path: string): boolean {
+export function isGone(path: string): boolean {
   try {
     return !statSync(path).isFile();
   } catch (error) {
