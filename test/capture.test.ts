@@ -259,16 +259,31 @@ test('explicit proposals in the assistant\'s answers are stored as pull stores t
   const engram = await openEngram({ path: db });
   t.after(() => engram.close());
   const report = await engram.capture({ file: path });
-  assert.deepEqual(report.proposals, { found: 2, stored: 2, quarantined: 0, rejected: 0 });
+  // A transcript's proposals were written by a model that read untrusted text: held for review.
+  assert.deepEqual(report.proposals, { found: 2, stored: 0, quarantined: 2, rejected: 0 });
   const decision = (await engram.list({ type: 'decision' })).items;
   assert.equal(decision.length, 1);
   assert.equal(decision[0]?.title, 'Release day');
+  assert.deepEqual([decision[0]?.quarantined, decision[0]?.injectable], [true, false]);
+  assert.equal((await engram.recall({ query: 'release Tuesdays Fridays' })).injected.length, 0, 'never injected before review');
   assert.deepEqual([decision[0]?.provenance?.source, decision[0]?.provenance?.turn, decision[0]?.provenance?.format], ['capture', 2, 'blocks']);
   assert.equal((await engram.list({ type: 'fact' })).items[0]?.content, 'The payment client retries 5 times.');
   const total = (await engram.stats()).total;
   await engram.capture({ file: path });
   assert.equal((await engram.stats()).total, total);
   assert.equal((await engram.get({ id: decision[0]?.id ?? '' })).usage_count, 0, 'not reinforced by a second capture');
+});
+
+test('a <memory> block shown inside a code fence is an example, not a proposal', TIMEOUT, async (t) => {
+  const { db, file } = setup(t);
+  const turns = plainTurns(2);
+  const example = 'Use this form:\n```xml\n<memory title="Sky" type="fact">The sky is green</memory>\n```\nThat is all.';
+  turns[1] = { ...turns[1] as TurnSpec, answer: example };
+  const engram = await openEngram({ path: db });
+  t.after(() => engram.close());
+  const report = await engram.capture({ file: file('fenced.jsonl', claudeCodeSession(SESSION, turns)) });
+  assert.equal(report.proposals.found, 0);
+  assert.equal((await engram.list({ type: 'fact' })).items.length, 0);
 });
 
 test('a turn that changed since it was captured (it was still running) is written again as a new version', TIMEOUT, async (t) => {

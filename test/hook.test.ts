@@ -50,6 +50,11 @@ describe('engram hook', () => {
     assert.doesNotMatch(block, /Held back/, 'items not injectable stay out');
     const small = context(cli(['hook', 'session-start', '--budget', '70'], { cwd: dir, input: sessionStart(dir) }).stdout, 'SessionStart');
     assert.ok(small.length <= 70 * 4 && small.includes('fly.io') && !small.includes('node --test'), 'the budget holds');
+    for (const input of ['', 'not json {{{', '[1,2]', 'null']) {
+      const bad = cli(['hook', 'session-start'], { cwd: dir, input });
+      assert.deepEqual([bad.code, bad.stdout], [0, ''], `input ${JSON.stringify(input)}: nothing said`);
+    }
+    assert.match(readFileSync(join(dir, '.engram', 'hook.log'), 'utf8'), /session-start .*not a JSON object/);
     const none = cli(['hook', 'session-start', '--budget', '10'], { cwd: dir, input: sessionStart(dir) });
     assert.deepEqual([none.code, none.stdout], [0, ''], 'nothing fits: nothing said');
   });

@@ -88,6 +88,9 @@ export async function capture(ctx: OperationContext, input: CaptureInput): Promi
   const report = emptyReport(path, transcript, session.session_id, scope);
   for (let i = 0; i < transcript.turns.length; i += BATCH_TURNS) {
     await captureBatch(ctx, session, transcript.turns.slice(i, i + BATCH_TURNS), report);
+    // A turn for the event loop's timers between batches: a caller's time bound (the hooks') can
+    // end the run here, with every batch before it committed.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return report;
 }

@@ -4,7 +4,7 @@
  * reasons: `<memory>` blocks and ```memory fences anywhere; JSON only when the whole message is
  * proposals (bare or one fence), each with a title or a type and no chat `role`; Markdown sections
  * only when every heading of the message carries proposal fields. Plain text is never a proposal.
- * Pure.
+ * A `<memory>` block inside another code fence is an example, not a proposal. Pure.
  */
 import { isEngramError } from '../errors.js';
 import { parseProposals, type Proposal, type ProposalFormat } from '../ingest/proposals.js';
@@ -50,6 +50,12 @@ export function explicitProposals(text: string): ExplicitProposals | undefined {
     throw error;
   }
   const { format, proposals } = parsed;
+  // A `<memory>` block inside a code fence is an example being shown, not a proposal: only the
+  // blocks outside fences (and ```memory fences themselves) count.
+  if (format === 'blocks') {
+    const unfenced = trimmed.replace(/^[ \t]*```(?![ \t]*memory\b)[^\n]*\n[\s\S]*?^[ \t]*```[ \t]*$/gm, '');
+    if (unfenced !== trimmed) return unfenced.trim() === '' ? undefined : explicitProposals(unfenced);
+  }
   if (format === 'text' || proposals.length === 0) return undefined;
   if (format === 'json' && !jsonAccepted(trimmed, proposals)) return undefined;
   if (format === 'sections') {

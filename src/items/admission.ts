@@ -90,7 +90,10 @@ export function admitWrite(item: MemoryItem, context: AdmissionContext, hook?: A
     requireProvenance: PROPOSALS.has(context.operation),
   });
   if (policy.verdict === 'reject') throw policyRejected(policy);
-  let admitted = policy.verdict === 'quarantine' && !item.quarantined ? quarantine(item, context.now) : item;
+  // What a transcript proposes was written by a model that read untrusted text (files, web pages,
+  // tool output): injectable only once a person has reviewed it (`engram review`).
+  const untrusted = context.operation === 'capture' && item.injectable;
+  let admitted = (policy.verdict === 'quarantine' || untrusted) && !item.quarantined ? quarantine(item, context.now) : item;
   // Quarantine holds until `verify`: no later write makes the item injectable on its own.
   if (admitted.quarantined && admitted.injectable) admitted = { ...admitted, injectable: false };
   if (hook !== undefined) admitted = hook(admitted, context);

@@ -78,20 +78,21 @@ export function configure(command: Command, run: Runner): void {
     .action(run(hookCommand));
 }
 
-/** The payload, or {} when stdin is a terminal, empty or not a JSON object. */
-export function parsePayload(text: string): HookPayload {
+/** The payload; undefined when stdin is a terminal, empty or not a JSON object. */
+export function parsePayload(text: string): HookPayload | undefined {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-    const out: HookPayload = {};
-    for (const key of ['session_id', 'transcript_path', 'cwd', 'prompt'] as const) {
-      const field = (value as Record<string, unknown>)[key];
-      if (typeof field === 'string') out[key] = field;
-    }
-    return out;
+    value = JSON.parse(text);
   } catch {
-    return {};
+    return undefined;
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const out: HookPayload = {};
+  for (const key of ['session_id', 'transcript_path', 'cwd', 'prompt'] as const) {
+    const field = (value as Record<string, unknown>)[key];
+    if (typeof field === 'string') out[key] = field;
+  }
+  return out;
 }
 
 /** The client's answer: the context to add, in the hook protocol; '' for nothing. */
@@ -153,6 +154,10 @@ async function hookCommand(ctx: CliContext, name: string | undefined, flags: Hoo
   try {
     const bytes = ctx.stdin.isTTY === true ? Buffer.alloc(0) : await readStdinBytes(ctx.stdin, MAX_PAYLOAD_BYTES);
     const payload = parsePayload(bytes.toString('utf8'));
+    if (payload === undefined) {
+      logError(ctx, event, new Error('the hook input on stdin is not a JSON object'));
+      return { kind: 'block', text: '', data: {} };
+    }
     const deadline = new Promise<string>((resolve) => {
       timer = setTimeout(() => {
         logError(ctx, event, new Error(`gave up after ${bound} ms`));
