@@ -426,3 +426,57 @@ test('engram mcp config --client opencode prints the entry setup writes', (t) =>
   assert.equal(run(box, ['setup', 'opencode']).code, 0);
   assert.deepEqual(parseJsonc(readFileSync(join(box.project, 'opencode.json'), 'utf8')), JSON.parse(printed.stdout));
 });
+
+test('an engram entry the user wrote that differs from setup\'s is kept as is, and teardown leaves it (JSON env, JSON args, Codex TOML)', (t) => {
+  const cases: [string, string, string][] = [
+    ['claude-code', '.mcp.json', '{"mcpServers":{"engram":{"command":"engram","args":["serve"],"env":{"ENGRAM_DB":"/data/x.db"}}}}\n'],
+    ['claude-code', '.mcp.json', '{"mcpServers":{"engram":{"command":"engram","args":["serve","--db","/data/x.db"]}}}\n'],
+    ['codex', join('.codex', 'config.toml'), '[mcp_servers]\nengram = { command = "engram", args = ["serve"], env = { A = "1" } }\n'],
+  ];
+  for (const [client, name, text] of cases) {
+    const box = sandbox(t);
+    const file = join(box.project, name);
+    put(file, text);
+    const setup = run(box, ['setup', client, '--project', '--json']);
+    assert.equal(setup.code, 0, setup.stderr);
+    assert.equal(readFileSync(file, 'utf8'), text, `${client}: the entry is left as it was`);
+    assert.ok(!existsSync(`${file}.engram-backup`), 'nothing changed, so no backup');
+    assert.ok((setup.json?.notes as string[]).some((n) => n.startsWith('kept the engram entry in')), JSON.stringify(setup.json?.notes));
+    assert.equal(run(box, ['teardown', client, '--project']).code, 0);
+    assert.equal(readFileSync(file, 'utf8'), text, `${client}: teardown leaves the user's entry and file`);
+    assert.deepEqual(readdirSync(box.project), [name.split(/[\\/]/)[0]], 'setup\'s record and its other files are gone');
+  }
+});
+
+test('teardown removes only what setup added: never a file or entry that was there before setup', (t) => {
+  const box = sandbox(t);
+  const file = join(box.project, '.mcp.json');
+  const text = '{"mcpServers":{"engram":{"command":"engram","args":["serve"]}}}\n';
+  put(file, text);
+  const before = snapshot(box);
+  const early = run(box, ['teardown', 'claude-code', '--json']);
+  assert.equal(early.code, 0, early.stderr);
+  assert.equal(early.json?.changed, false);
+  assert.deepEqual(snapshot(box), before, 'teardown without setup touches nothing');
+  const setup = run(box, ['setup', 'claude-code', '--json']);
+  assert.equal(setup.code, 0, setup.stderr);
+  const server = (setup.json?.files as { path: string; action: string }[]).find((f) => f.path === file);
+  assert.equal(server?.action, 'unchanged');
+  assert.ok(existsSync(join(box.project, '.engram-setup.json')), 'setup records what it added');
+  assert.equal(run(box, ['teardown', 'claude-code']).code, 0);
+  assert.deepEqual(snapshot(box), before, 'the entry that was there before setup stays; what setup added goes, its record too');
+});
+
+test('teardown removes only the folders setup created', (t) => {
+  const box = sandbox(t);
+  mkdirSync(join(box.home, '.codex'));
+  const before = snapshot(box);
+  assert.equal(run(box, ['setup', 'codex']).code, 0);
+  assert.ok(existsSync(join(box.home, '.codex', 'config.toml')));
+  assert.equal(run(box, ['teardown', 'codex']).code, 0);
+  assert.deepEqual(snapshot(box), before, 'the empty ~/.codex that was there before stays');
+  assert.equal(run(box, ['setup', 'claude-code']).code, 0);
+  assert.ok(existsSync(join(box.project, '.claude', 'settings.json')));
+  assert.equal(run(box, ['teardown', 'claude-code']).code, 0);
+  assert.deepEqual(readdirSync(box.project), [], 'the .claude folder setup created goes');
+});
