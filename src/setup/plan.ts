@@ -184,7 +184,8 @@ export function planSetup(options: SetupOptions): SetupPlan {
     notes.push(`no hooks: ${files.hooks.none}`);
   }
   for (const file of plan.list) {
-    file.backup = file.before !== undefined && file.before !== file.after && record.manifest.files[file.path]?.created !== true;
+    const created = record.manifest.files[file.path]?.created === true;
+    file.backup = file.before !== undefined && file.before !== file.after && !created;
   }
   const approval = CLIENTS[client].approval?.[scope];
   if (approval !== undefined) notes.push(approval);
