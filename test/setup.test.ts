@@ -7,7 +7,7 @@
  * created. Also: --dry-run prints the exact change as a diff and writes nothing; --list.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
 import { parse as parseToml } from '@decimalturn/toml-patch';
@@ -53,7 +53,9 @@ function snapshot(box: Sandbox): Record<string, string> {
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
+      if (entry.isSymbolicLink()) {
+        out[relative(dirname(box.home), path)] = `link to ${readlinkSync(path)}`;
+      } else if (entry.isDirectory()) {
         out[`${relative(dirname(box.home), path)}/`] = '';
         walk(path);
       } else {
@@ -425,4 +427,111 @@ test('engram mcp config --client opencode prints the entry setup writes', (t) =>
   assert.deepEqual(JSON.parse(printed.stdout), { mcp: { engram: { type: 'local', command: ['engram', 'serve'] } } });
   assert.equal(run(box, ['setup', 'opencode']).code, 0);
   assert.deepEqual(parseJsonc(readFileSync(join(box.project, 'opencode.json'), 'utf8')), JSON.parse(printed.stdout));
+});
+
+test('an engram entry the user wrote that differs from setup\'s is kept as is, and teardown leaves it (JSON env, JSON args, Codex TOML)', (t) => {
+  const cases: [string, string, string][] = [
+    ['claude-code', '.mcp.json', '{"mcpServers":{"engram":{"command":"engram","args":["serve"],"env":{"ENGRAM_DB":"/data/x.db"}}}}\n'],
+    ['claude-code', '.mcp.json', '{"mcpServers":{"engram":{"command":"engram","args":["serve","--db","/data/x.db"]}}}\n'],
+    ['codex', join('.codex', 'config.toml'), '[mcp_servers]\nengram = { command = "engram", args = ["serve"], env = { A = "1" } }\n'],
+  ];
+  for (const [client, name, text] of cases) {
+    const box = sandbox(t);
+    const file = join(box.project, name);
+    put(file, text);
+    const setup = run(box, ['setup', client, '--project', '--json']);
+    assert.equal(setup.code, 0, setup.stderr);
+    assert.equal(readFileSync(file, 'utf8'), text, `${client}: the entry is left as it was`);
+    assert.ok(!existsSync(`${file}.engram-backup`), 'nothing changed, so no backup');
+    assert.ok((setup.json?.notes as string[]).some((n) => n.startsWith('kept the engram entry in')), JSON.stringify(setup.json?.notes));
+    assert.equal(run(box, ['teardown', client, '--project']).code, 0);
+    assert.equal(readFileSync(file, 'utf8'), text, `${client}: teardown leaves the user's entry and file`);
+    assert.deepEqual(readdirSync(box.project), [name.split(/[\\/]/)[0]], 'setup\'s record and its other files are gone');
+  }
+});
+
+test('teardown removes only what setup added: never a file or entry that was there before setup', (t) => {
+  const box = sandbox(t);
+  const file = join(box.project, '.mcp.json');
+  const text = '{"mcpServers":{"engram":{"command":"engram","args":["serve"]}}}\n';
+  put(file, text);
+  const before = snapshot(box);
+  const early = run(box, ['teardown', 'claude-code', '--json']);
+  assert.equal(early.code, 0, early.stderr);
+  assert.equal(early.json?.changed, false);
+  assert.deepEqual(snapshot(box), before, 'teardown without setup touches nothing');
+  const setup = run(box, ['setup', 'claude-code', '--json']);
+  assert.equal(setup.code, 0, setup.stderr);
+  const server = (setup.json?.files as { path: string; action: string }[]).find((f) => f.path === file);
+  assert.equal(server?.action, 'unchanged');
+  assert.ok(existsSync(join(box.project, '.engram-setup.json')), 'setup records what it added');
+  assert.equal(run(box, ['teardown', 'claude-code']).code, 0);
+  assert.deepEqual(snapshot(box), before, 'the entry that was there before setup stays; what setup added goes, its record too');
+});
+
+test('teardown removes only the folders setup created', (t) => {
+  const box = sandbox(t);
+  mkdirSync(join(box.home, '.codex'));
+  const before = snapshot(box);
+  assert.equal(run(box, ['setup', 'codex']).code, 0);
+  assert.ok(existsSync(join(box.home, '.codex', 'config.toml')));
+  assert.equal(run(box, ['teardown', 'codex']).code, 0);
+  assert.deepEqual(snapshot(box), before, 'the empty ~/.codex that was there before stays');
+  assert.equal(run(box, ['setup', 'claude-code']).code, 0);
+  assert.ok(existsSync(join(box.project, '.claude', 'settings.json')));
+  assert.equal(run(box, ['teardown', 'claude-code']).code, 0);
+  assert.deepEqual(readdirSync(box.project), [], 'the .claude folder setup created goes');
+});
+
+test('an empty or whitespace-only config gets its exact bytes back from teardown, with no "changed since setup" note', (t) => {
+  for (const text of ['', '  \n\n', '\n']) {
+    const box = sandbox(t);
+    put(join(box.project, '.mcp.json'), text);
+    const before = snapshot(box);
+    assert.equal(run(box, ['setup', 'claude-code']).code, 0);
+    assert.equal(launchFrom('claude-code', join(box.project, '.mcp.json')).command, 'engram');
+    const teardown = run(box, ['teardown', 'claude-code', '--json']);
+    assert.equal(teardown.code, 0, teardown.stderr);
+    assert.deepEqual(teardown.json?.notes, []);
+    assert.deepEqual(snapshot(box), before, JSON.stringify(text));
+  }
+});
+
+test('a target setup cannot write is refused before anything is written: a folder, a dangling link, a file where a folder goes', (t) => {
+  const cases: [string, (box: Sandbox) => void, string][] = [
+    ['.mcp.json is a folder', (box) => mkdirSync(join(box.project, '.mcp.json')), '.mcp.json'],
+    ['.mcp.json links to a missing folder', (box) => symlinkSync(join(box.home, 'gone', 'x.json'), join(box.project, '.mcp.json')), '.mcp.json'],
+    ['.claude is a file', (box) => put(join(box.project, '.claude'), 'hi\n'), '.claude'],
+  ];
+  if (process.getuid?.() !== 0) {
+    cases.push(['.mcp.json is read-only', (box) => {
+      put(join(box.project, '.mcp.json'), '{}\n');
+      chmodSync(join(box.project, '.mcp.json'), 0o444);
+    }, '.mcp.json']);
+  }
+  for (const [what, arrange, named] of cases) {
+    const box = sandbox(t);
+    arrange(box);
+    const before = snapshot(box);
+    const refused = run(box, ['setup', 'claude-code']);
+    assert.deepEqual([refused.code, refused.error?.error], [2, 'PARAM_ERROR'], `${what}: ${refused.stderr}`);
+    assert.ok(String(refused.error?.message).includes(join(box.project, named)), `${what}: ${String(refused.error?.message)}`);
+    assert.deepEqual(snapshot(box), before, `${what}: nothing written`);
+  }
+});
+
+test('a UTF-8 byte order mark at the start of a JSON config is accepted and kept', (t) => {
+  const box = sandbox(t);
+  const file = join(box.project, '.mcp.json');
+  const text = '\uFEFF{\n  "mcpServers": {\n    "github": { "command": "gh-mcp" }\n  }\n}\n';
+  put(file, text);
+  const before = snapshot(box);
+  const setup = run(box, ['setup', 'claude-code']);
+  assert.equal(setup.code, 0, setup.stderr);
+  const written = readFileSync(file, 'utf8');
+  assert.ok(written.startsWith('\uFEFF{'), 'the mark stays');
+  assert.deepEqual(Object.keys((parseJsonc(written.slice(1)) as { mcpServers: object }).mcpServers), ['github', 'engram']);
+  assert.equal(run(box, ['setup', 'claude-code', '--json']).json?.changed, false);
+  assert.equal(run(box, ['teardown', 'claude-code']).code, 0);
+  assert.deepEqual(snapshot(box), before);
 });

@@ -67,7 +67,7 @@ async function run(
   const plan = teardown ? planTeardown(options) : planSetup(options);
   const diff = planDiff(plan);
   const dryRun = flags.dryRun === true;
-  const files = dryRun ? describePlan(plan) : applyPlan(plan, scope === 'project' ? ctx.cwd : dirs.home);
+  const files = dryRun ? describePlan(plan) : applyPlan(plan);
   const notes = [...plan.notes];
   if (!teardown && !onPath('engram', ctx.settings.searchPath, dirs.platform)) {
     notes.push('\'engram\' is not on this PATH: install the CLI (npm install -g engram, or npm link in a checkout) so the client can start it');
