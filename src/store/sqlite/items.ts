@@ -80,8 +80,11 @@ export function sqliteItems(
     reinforce: db.prepare(
       'UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ?, weight = round(weight + ?, 6) WHERE id = ?',
     ),
+    // Named index: without statistics the planner walks the live items in `updated_at` order
+    // instead (one lookup per ingested chunk read the whole store).
     byContentHash: db.prepare(
-      `${SELECT_ITEM} WHERE i.content_hash = ? AND i.scope = ? AND i.archived = 0 ORDER BY i.updated_at DESC LIMIT 1`,
+      `SELECT ${ITEM_FIELDS} FROM memory_items i INDEXED BY idx_items_content_hash
+       WHERE i.content_hash = ? AND i.scope = ? AND i.archived = 0 ORDER BY i.updated_at DESC LIMIT 1`,
     ),
     countLive: db.prepare(`SELECT count(*) FROM memory_items WHERE tier = ? AND ${LIVE_MEMORY}`).pluck(),
     touch: db.prepare('UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?'),
