@@ -40,79 +40,89 @@ interface Entry {
   upper: string;
   /** A case-sensitive literal as written (compared in the text itself when offsets agree). */
   exact?: string;
+  /** The requirements it meets (see {@link Tables}). */
   rules: number[];
 }
 
-/** Literals looked up by a hash of their first code units. */
-interface Keyed {
-  bits: Uint8Array;
-  buckets: Map<number, Entry[]>;
+/** The literals starting with the same three code units: up to five long, and longer ones by their first six. */
+interface Bucket {
+  mid: Entry[];
+  long: Map<number, Entry[]>;
 }
 
 /**
  * The literals of one kind of rule (token rules read token views, phrase rules phrase views): the
- * shortest looked up whole, the others by their first three or (most of them, long phrases) six
- * code units, so that a common word starting many phrases (`the`, `you`) costs one failed lookup
- * instead of a comparison per phrase.
+ * shortest looked up whole, the others by a rolling hash of their first three code units and then
+ * (most of them, long phrases) of their first six, so that a common word starting many phrases
+ * (`the`, `you`) costs one failed lookup instead of a comparison per phrase.
  */
 interface Table {
   short: Entry[];
-  three: Keyed;
-  six: Keyed;
+  /** Set where a bucket is, by hash of three code units. */
+  bits: Uint8Array;
+  buckets: Map<number, Bucket>;
 }
 
+/**
+ * A rule has one or two requirements, each a set of literals one of which the text must hold: its
+ * patterns' (any pattern's literals), and its `needs` test's when that has literals too. A rule
+ * may match only when each of its requirements is met.
+ */
 interface Tables {
-  index: Map<PatternRule, number>;
-  /** Rules run whatever the text (no literal known). */
+  /** A rule's requirements, by rule. */
+  index: Map<PatternRule, readonly number[]>;
+  /** Requirements met whatever the text (no literal known). */
   always: Uint8Array;
   kinds: Record<PatternRule['kind'], Table>;
 }
 
 const HASH_MASK = 0x3ffff;
-/** 31^3 and 31^6, taken out of the rolling hashes as the windows slide. */
+/** 31^3, taken out of the rolling hash as the window slides. */
 const DROP3 = 31 ** 3;
-const DROP6 = 31 ** 6;
 
-/** The hash of the first `width` code units of `text`, as the rolling hashes compute it. */
-function hashOf(text: string, width: number): number {
+/** The hash of `width` code units of `text` from `at` (the rolling hash computes the same for three). */
+function hashOf(text: string, at: number, width: number): number {
   let h = 0;
-  for (let i = 0; i < width; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  for (let i = at; i < at + width; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
   return h & HASH_MASK;
 }
 
-function keyed(): Keyed {
-  return { bits: new Uint8Array(HASH_MASK + 1), buckets: new Map() };
-}
-
-function put(into: Keyed, width: number, entry: Entry): void {
-  const h = hashOf(entry.upper, width);
-  into.bits[h] = 1;
-  const bucket = into.buckets.get(h);
-  if (bucket === undefined) into.buckets.set(h, [entry]);
-  else bucket.push(entry);
-}
-
 function table(entries: Iterable<Entry>): Table {
-  const t: Table = { short: [], three: keyed(), six: keyed() };
+  const t: Table = { short: [], bits: new Uint8Array(HASH_MASK + 1), buckets: new Map() };
   for (const entry of entries) {
-    if (entry.upper.length < 3) t.short.push(entry);
-    else put(entry.upper.length < 6 ? t.three : t.six, 3 + 3 * Number(entry.upper.length >= 6), entry);
+    if (entry.upper.length < 3) {
+      t.short.push(entry);
+      continue;
+    }
+    const h = hashOf(entry.upper, 0, 3);
+    t.bits[h] = 1;
+    let bucket = t.buckets.get(h);
+    if (bucket === undefined) t.buckets.set(h, (bucket = { mid: [], long: new Map() }));
+    if (entry.upper.length < 6) {
+      bucket.mid.push(entry);
+      continue;
+    }
+    const h6 = hashOf(entry.upper, 0, 6);
+    const list = bucket.long.get(h6);
+    if (list === undefined) bucket.long.set(h6, [entry]);
+    else list.push(entry);
   }
   return t;
 }
 
 function build(rules: readonly PatternRule[]): Tables {
-  const index = new Map<PatternRule, number>();
-  const always = new Uint8Array(rules.length);
+  const index = new Map<PatternRule, number[]>();
+  const always: number[] = [];
   const entries = { token: new Map<string, Entry>(), phrase: new Map<string, Entry>() };
-  rules.forEach((rule, i) => {
-    index.set(rule, i);
-    const patterns = rule.scan === undefined ? rule.patterns : rule.scanPatterns?.();
+  const requirement = (rule: PatternRule, patterns: readonly RegExp[] | undefined) => {
+    const i = always.length;
+    (index.get(rule) ?? index.set(rule, []).get(rule) as number[]).push(i);
     const found = patterns === undefined ? [undefined] : patterns.map(requiredLiterals);
     if (found.length === 0 || found.some((l) => l === undefined)) {
-      always[i] = 1;
+      always.push(1);
       return;
     }
+    always.push(0);
     for (const each of found) {
       if (each === undefined) continue;
       for (const s of each.strings) {
@@ -128,8 +138,14 @@ function build(rules: readonly PatternRule[]): Tables {
         entries[rule.kind].set(key, { upper, ...(exact === undefined ? {} : { exact }), rules: [i] });
       }
     }
-  });
-  return { index, always, kinds: { token: table(entries.token.values()), phrase: table(entries.phrase.values()) } };
+  };
+  for (const rule of rules) {
+    requirement(rule, rule.scan === undefined ? rule.patterns : rule.scanPatterns?.());
+    // `needs` is tested before the patterns run: its literals are a second requirement.
+    if (rule.needs !== undefined && requiredLiterals(rule.needs) !== undefined) requirement(rule, [rule.needs]);
+  }
+  const kinds = { token: table(entries.token.values()), phrase: table(entries.phrase.values()) };
+  return { index, always: Uint8Array.from(always), kinds };
 }
 
 function pending(e: Entry, hit: Uint8Array): boolean {
@@ -154,25 +170,21 @@ function check(e: Entry, s: Scanned, at: number | undefined, hit: Uint8Array): v
   for (const r of e.rules) hit[r] = 1;
 }
 
-/** Marks in `hit` the rules of every literal of `t` that occurs in the text (one pass, two rolling hashes). */
+/** Marks in `hit` the rules of every literal of `t` that occurs in the text (one pass, one rolling hash). */
 function scan(s: Scanned, t: Table, hit: Uint8Array): void {
   for (const e of t.short) check(e, s, undefined, hit);
   const { upper } = s;
-  const { three, six } = t;
-  let h3 = 0;
-  let h6 = 0;
+  const { bits, buckets } = t;
+  let h = 0;
   for (let i = 0; i < upper.length; i++) {
-    const c = upper.charCodeAt(i);
-    h3 = (Math.imul(h3, 31) + c) | 0;
-    h6 = (Math.imul(h6, 31) + c) | 0;
-    if (i >= 3) h3 = (h3 - Math.imul(DROP3, upper.charCodeAt(i - 3))) | 0;
-    if (i >= 6) h6 = (h6 - Math.imul(DROP6, upper.charCodeAt(i - 6))) | 0;
-    if (i >= 2 && three.bits[h3 & HASH_MASK] === 1) {
-      for (const e of three.buckets.get(h3 & HASH_MASK) ?? []) check(e, s, i - 2, hit);
-    }
-    if (i >= 5 && six.bits[h6 & HASH_MASK] === 1) {
-      for (const e of six.buckets.get(h6 & HASH_MASK) ?? []) check(e, s, i - 5, hit);
-    }
+    h = (Math.imul(h, 31) + upper.charCodeAt(i)) | 0;
+    if (i >= 3) h = (h - Math.imul(DROP3, upper.charCodeAt(i - 3))) | 0;
+    if (i < 2 || bits[h & HASH_MASK] !== 1) continue;
+    const bucket = buckets.get(h & HASH_MASK) as Bucket;
+    const at = i - 2;
+    for (const e of bucket.mid) check(e, s, at, hit);
+    if (bucket.long.size === 0 || at + 6 > upper.length) continue;
+    for (const e of bucket.long.get(hashOf(upper, at, 6)) ?? []) check(e, s, at, hit);
   }
 }
 
@@ -200,7 +212,7 @@ export function createScreener(rules: readonly PatternRule[]): (text: string, ki
     const upper = text.toUpperCase();
     scan({ text, upper, aligned: upper.length === text.length }, tables.kinds[kind], hit);
     // Rules of the other kind are not screened here: they read other views.
-    return { admits: (rule) => rule.kind !== kind || hit[index.get(rule) ?? -1] !== 0 };
+    return { admits: (rule) => rule.kind !== kind || (index.get(rule) ?? []).every((r) => hit[r] !== 0) };
   };
 }
 
