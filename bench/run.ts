@@ -2,7 +2,7 @@
  * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
  * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes;
  * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, corpus, precision, store, ingest,
- * scifact, locomo, mcp, embed, vectors, hooks).
+ * scifact, locomo, mcp, embed, vectors, hooks, memory).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -22,6 +22,7 @@ import { storeSuite } from './suites/store.js';
 import { embedSuite } from './suites/embed.js';
 import { vectorsSuite } from './suites/vectors.js';
 import { hooksSuite } from './suites/hooks.js';
+import { memorySuite } from './suites/memory.js';
 
 function printTable(rows: Row[]): void {
   if (rows.length === 0) return;
@@ -62,6 +63,7 @@ const suites: Record<string, () => Row[] | Promise<Row[]>> = {
   embed: () => embedSuite(),
   vectors: () => vectorsSuite(sizes),
   hooks: () => hooksSuite(),
+  memory: () => memorySuite(sizes),
 };
 const selected = (process.env.BENCH_SUITES ?? Object.keys(suites).join(',')).split(',');
 const results: Row[] = [];
