@@ -2,7 +2,7 @@
  * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
  * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes;
  * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, corpus, precision, store, ingest,
- * scifact, locomo, mcp, embed, vectors, hooks, tokens).
+ * scifact, locomo, mcp, embed, vectors, hooks, tokens, memory).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -23,6 +23,7 @@ import { embedSuite } from './suites/embed.js';
 import { vectorsSuite } from './suites/vectors.js';
 import { hooksSuite } from './suites/hooks.js';
 import { tokensSuite } from './suites/tokens.js';
+import { memorySuite } from './suites/memory.js';
 
 function printTable(rows: Row[]): void {
   if (rows.length === 0) return;
@@ -65,6 +66,7 @@ const suites: Record<string, () => Row[] | Promise<Row[]>> = {
   vectors: () => vectorsSuite(sizes),
   hooks: () => hooksSuite(),
   tokens: () => tokensSuite(),
+  memory: () => memorySuite(sizes),
 };
 const selected = (process.env.BENCH_SUITES ?? Object.keys(suites).join(',')).split(',');
 const results: Row[] = [];

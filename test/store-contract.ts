@@ -361,6 +361,29 @@ export function runStoreContract(name: string, factory: StoreFactory, options: C
       assert.deepEqual(seen, expected);
     });
 
+    test('items.iterate with a filter yields the matching items only, oldest first, across pages', async (t) => {
+      const store = await open(factory, t);
+      const all: MemoryItem[] = [];
+      for (let i = 0; i < 2100; i++) {
+        const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i % 400)).toISOString();
+        all.push({ ...item({ tier: i % 3 === 0 ? 'mtm' : 'stm', tags: i % 2 === 0 ? ['even'] : ['odd'] }, at), archived: i % 5 === 0 });
+      }
+      await store.transaction(async (tx) => {
+        for (const i of all) await put(tx, i);
+      });
+      const order = (x: MemoryItem, y: MemoryItem) =>
+        x.created_at === y.created_at ? (x.id < y.id ? -1 : 1) : x.created_at < y.created_at ? -1 : 1;
+      const filter = { tier: 'stm', tags: ['even'], limit: 3, offset: 7 } as const;
+      const expected = all.filter((i) => i.tier === 'stm' && i.tags.includes('even') && !i.archived).sort(order).map((i) => i.id);
+      const seen: string[] = [];
+      for await (const i of store.items.iterate(filter)) seen.push(i.id);
+      assert.ok(expected.length > 500, `${expected.length} items span pages`);
+      assert.deepEqual(seen, expected, 'sort, limit and offset of the filter do not apply');
+      const archived: string[] = [];
+      for await (const i of store.items.iterate({ archived: 'only' })) archived.push(i.id);
+      assert.deepEqual(archived, all.filter((i) => i.archived).sort(order).map((i) => i.id));
+    });
+
     test('events and stats', async (t) => {
       const store = await open(factory, t);
       await store.transaction(async (tx) => {

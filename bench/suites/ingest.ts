@@ -1,7 +1,10 @@
 /**
  * Ingest suite: throughput (MB/s, chunks/s) and peak RSS of `ingest` on a generated corpus of
  * 1,000 mixed files (Markdown, TypeScript, text, HTML, JSON, CSV, DOCX) and on one 50 MB text
- * file, each run in a fresh process on a fresh store.
+ * file, each run in a fresh process on a fresh store, beside the goal (5 and 15 MB/s). With
+ * MEMCTL_BIN set to a memctl command (`MEMCTL_BIN=memctl`, `MEMCTL_BIN='python3 -m memctl'`),
+ * memctl ingests the same corpus too (`push --source`), and so does the engram CLI, both timed
+ * as whole processes: the ratio is engram's rate over memctl's (goal 3×).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
 import type { Row } from '../stats.js';
+import { CLI } from './store.js';
 
 const CHILD = fileURLToPath(new URL('../ingest-child.js', import.meta.url));
 const WORDS = 'the memory store keeps every decision about deploys caches queues tokens tests builds releases agents prompts budgets schemas migrations indexes'.split(' ');
@@ -53,7 +57,7 @@ function runChild(db: string, sources: string[], cwd: string) {
   };
 }
 
-function row(name: string, run: ReturnType<typeof runChild>): Row {
+function row(name: string, run: ReturnType<typeof runChild>, goal: number): Row {
   const mb = run.totals.bytes / 1024 / 1024;
   return {
     'suite': 'ingest',
@@ -66,7 +70,35 @@ function row(name: string, run: ReturnType<typeof runChild>): Row {
     'MB/s': Math.round((mb / run.seconds) * 100) / 100,
     'chunks/s': Math.round(run.totals.chunks / run.seconds),
     'peak RSS MB': run.max_rss_mb,
+    'goal MB/s': goal,
   };
+}
+
+/** Seconds a whole process takes; throws when it fails. */
+function timed(command: string[], cwd: string): number {
+  const start = process.hrtime.bigint();
+  const [file, ...args] = command as [string, ...string[]];
+  const result = spawnSync(file, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${command.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+/** engram's CLI and memctl on the same sources, each a whole process on a fresh store. */
+function againstMemctl(memctl: string[], dir: string, name: string, source: string, mb: number): Row[] {
+  const engram = timed([process.execPath, CLI, 'ingest', source, '--db', join(dir, `${name}-engram.db`), '-q'], dir);
+  const home = join(dir, `${name}-memctl`);
+  timed([...memctl, 'init', home], dir);
+  const theirs = timed([...memctl, 'push', 'ingest bench', '--source', source, '--db', join(home, 'memory.db'), '-q'], dir);
+  const figures = (seconds: number) => ({
+    'MB': Math.round(mb * 10) / 10,
+    'seconds': Math.round(seconds * 10) / 10,
+    'MB/s': Math.round((mb / seconds) * 100) / 100,
+  });
+  const ratio = `${Math.round((theirs / engram) * 100) / 100}×`;
+  return [
+    { 'suite': 'ingest', 'case': `${name}: engram CLI process`, ...figures(engram), 'vs memctl': ratio, 'goal MB/s': '3× memctl' },
+    { suite: 'ingest', case: `${name}: memctl process`, ...figures(theirs) },
+  ];
 }
 
 export function ingestSuite(): Row[] {
@@ -84,7 +116,15 @@ export function ingestSuite(): Row[] {
     const block = `${paragraphs(7, 200).join('\n\n')}\n\n`;
     writeFileSync(big, block.repeat(Math.ceil((50 * 1024 * 1024) / block.length)).slice(0, 50 * 1024 * 1024));
     const single = runChild(join(dir, 'big.db'), ['big.txt'], dir);
-    return [row('1,000 mixed files', mixed), row('one 50 MB text file', single)];
+    const rows = [row('1,000 mixed files', mixed, 5), row('one 50 MB text file', single, 15)];
+    const memctl = process.env.MEMCTL_BIN?.split(' ').filter((w) => w !== '');
+    if (memctl !== undefined && memctl.length > 0) {
+      // The table's columns are the first row's.
+      (rows[0] as Row)['vs memctl'] = '';
+      rows.push(...againstMemctl(memctl, dir, '1,000 mixed files', 'corpus', mixed.totals.bytes / 1024 / 1024));
+      rows.push(...againstMemctl(memctl, dir, 'one 50 MB text file', 'big.txt', single.totals.bytes / 1024 / 1024));
+    }
+    return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,8 +1,9 @@
 /**
- * `ingest`: files become chunk items with provenance, deduplicated and governed. Each file is one
- * transaction — its new chunks, the archiving of its old ones (linked `supersedes`) and its
- * SHA-256 record — so an interrupted run never leaves a half-ingested file recorded as done, and
- * the next run picks it up. An unchanged file (same SHA-256) writes nothing.
+ * `ingest`: files become chunk items with provenance, deduplicated and governed. Each file's
+ * writes — its new chunks, the archiving of its old ones (linked `supersedes`) and its SHA-256
+ * record — are all or nothing (a savepoint of a batch's transaction, write-batch.ts), so an
+ * interrupted run never leaves a half-ingested file recorded as done, and the next run picks it
+ * up. An unchanged file (same SHA-256) writes nothing.
  *
  * A chunk the policy refuses is cut into pieces at sections, paragraphs and lines (split-refused.ts)
  * and only the refused pieces are left out and reported (number, line range, rule ids — never
@@ -12,7 +13,7 @@
  * (across-chunks.ts). Re-ingesting a directory archives the chunks of the files gone from it (`removed`,
  * see prune.ts).
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { isEngramError } from '../errors.js';
 import { type AdmissionHook, admitWrite } from '../items/admission.js';
@@ -31,7 +32,8 @@ import { pruneRemoved } from './prune.js';
 import type { FileReport, FileStatus, IngestProgress, IngestReport } from './report.js';
 import { resolveSources, type SourceEntry } from './sources.js';
 import { slug, titles, typeFromPath } from './titles.js';
-import { adopt, type CorpusTarget, makeInjectable, sameChunks, writeFile } from './write-file.js';
+import { createWriteBatch, failureReason, type FileWrite } from './write-batch.js';
+import { adopt, type CorpusTarget, makeInjectable, sameChunks } from './write-file.js';
 
 export type { FileReport, FileStatus, IngestProgress, IngestReport, RefusedChunk } from './report.js';
 
@@ -88,7 +90,8 @@ async function readEntry(entry: SourceEntry, settings: IngestSettings): Promise<
   if (entry.kind !== 'file') throw new ExtractError(entry.reason);
   if (entry.size > MAX_FILE_BYTES) throw new ExtractError('larger than 256 MB');
   try {
-    return await readFile(entry.path);
+    // Read at once: the promise API's chunked reads cost more than the read itself for small files.
+    return readFileSync(entry.path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ExtractError(code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot read (${code ?? 'error'})`);
@@ -112,6 +115,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     symlinks_outside: entries.flatMap((e) => (e.kind === 'problem' && e.skip === 'symlink-outside' ? [redactSecrets(e.display)] : [])),
   };
   const target: CorpusTarget = { store, writer, corpus, scope };
+  const batch = createWriteBatch(target);
   const progress = { files_done: 0, files_total: entries.length, bytes: 0, chunks: 0, current: '' };
 
   const prune = async () => {
@@ -128,34 +132,36 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     settings.onProgress?.({ ...progress });
     const file: FileReport = { path: shown, status: 'failed', chunks: 0, deduplicated: 0, archived: 0, bytes: 0 };
     try {
-      await ingestOne(entry, file);
+      const job = await planOne(entry, file);
+      if (job !== undefined) await batch.add(job);
     } catch (error) {
       file.status = 'failed';
-      file.reason = error instanceof ExtractError
-        ? error.message
-        : isEngramError(error)
-          ? `${error.code}: ${error.message}`
-          : `unexpected error (${(error as Error).message})`;
-      if (isEngramError(error) && (error.code === 'DB_BUSY' || error.code === 'DB_ERROR')) throw error;
+      file.reason = error instanceof ExtractError ? error.message : failureReason(error);
+      if (isStoreFailure(error)) throw error;
     }
-    add(file);
+    report.files.push(file);
     progress.files_done++;
     progress.bytes += file.bytes;
     progress.chunks += file.chunks;
   }
+  await batch.flush();
   if (settings.pruneFirst !== true) await prune();
   settings.onProgress?.({ ...progress, current: '' });
-  return report;
-
-  function add(file: FileReport): void {
-    report.files.push(file);
+  // Totals last: a batched file's status is known once its batch is written.
+  for (const file of report.files) {
     report.totals.files++;
     report.totals[file.status]++;
     report.totals.chunks += file.chunks;
     report.totals.bytes += file.bytes;
   }
+  return report;
 
-  async function ingestOne(entry: SourceEntry, file: FileReport): Promise<void> {
+  function add(file: FileReport): void {
+    report.files.push(file);
+  }
+
+  /** Reads, chunks and judges one file; returns its write for the batch, or undefined when it has none. */
+  async function planOne(entry: SourceEntry, file: FileReport): Promise<FileWrite | undefined> {
     if (entry.kind === 'problem' && entry.skip !== undefined) {
       Object.assign(file, { status: 'skipped', reason: entry.reason });
       return;
@@ -179,6 +185,8 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     }
     const fileHash = sha256(bytes);
     const key = entry.kind === 'file' ? entry.path : `stdin:${fileHash}`;
+    // The same file named twice: its first write must be stored before its record is read again.
+    if (batch.holds(key)) await batch.flush();
     const previous = await store.corpus.get(corpus, key);
     if (previous?.sha256 === fileHash && entry.kind === 'file' && entry.walked && !settings.dryRun) await adopt(target, previous, entry.root);
     if (previous?.sha256 === fileHash && previous.refused === 0) {
@@ -249,7 +257,10 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     await writer.prepare(...planned.map((p) => p.item));
     const oldIds = previous?.item_ids ?? [];
     const record = { key, fileHash, size: bytes.length, root: entry.kind === 'file' && entry.walked ? entry.root : null, refused: refused.length };
-    const written = await store.transaction(() => writeFile(target, record, planned, oldIds, at));
-    Object.assign(file, { status, ...written.counts });
+    return { file, status, record, planned, oldIds, at };
   }
+}
+
+function isStoreFailure(error: unknown): boolean {
+  return isEngramError(error) && (error.code === 'DB_BUSY' || error.code === 'DB_ERROR');
 }

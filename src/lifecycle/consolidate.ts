@@ -8,17 +8,19 @@
  * members, linked `supersedes` to each original, which is archived. Items that are only related
  * (same topic, different facts) stay apart: `consolidationCandidates` offers them to the host
  * model. Then MTM items promote to LTM when used ≥ 5 times, typed decision / constraint /
- * definition, verified, or confident (≥ 0.8) with provenance.
+ * definition, verified, or confident (≥ 0.8) with provenance. Both passes read the store in pages
+ * and compare only items that can fold together (fold.ts), so memory stays bounded at any size.
  */
 import { type Admission, admitWrite, type AdmissionHook, rejectedRules } from '../items/admission.js';
 import { isEngramError } from '../errors.js';
 import { nextVersion } from '../items/build-item.js';
 import { policyDetails } from '../items/journal.js';
 import type { WriteAccess } from '../items/writer.js';
+import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
 import { sha256 } from '../util/hash.js';
 import { byAge, sourceOf } from './cluster.js';
-import { saidText, says, type SaidText } from './lossless.js';
+import { foldItems, type FoldGroup, foldPartitions } from './fold.js';
 
 export const PROMOTE_USAGE = 5;
 const PROMOTED_TYPES: ReadonlySet<string> = new Set(['decision', 'constraint', 'definition']);
@@ -72,80 +74,6 @@ function promotionReasons(item: MemoryItem): PromotionReason[] {
   return reasons;
 }
 
-/** A fold group: the winner first, then the members it says everything of, oldest first. */
-export interface FoldGroup {
-  winner: MemoryItem;
-  members: MemoryItem[];
-  kind: ConsolidationCluster['kind'];
-}
-
-/**
- * What two items must share to fold: where they live and come from (scope, type, source, logical
- * address) and how they may be used (injectable, validation, secrecy, expiry) — a fold never makes
- * a hidden, contradicted or expiring text visible or lasting, nor hides a live one.
- */
-const foldKey = (item: MemoryItem) =>
-  JSON.stringify([
-    item.scope, item.type, sourceOf(item), item.layer, item.key, item.task_id, item.step_id,
-    item.injectable, item.validation, item.secrecy, item.expires_at,
-  ]);
-
-/** Whether `a` and `b` may ever fold into one item (see {@link foldKey}). */
-export const foldable = (a: MemoryItem, b: MemoryItem): boolean => foldKey(a) === foldKey(b);
-
-/**
- * The lossless merges among `items`: inside each group of the same {@link foldKey},
- * items are taken longest first and each folds into the first kept item that says all of it
- * (found through its rarest sentence), or is kept. Every folded item's text is in its winner, so
- * archiving it loses nothing.
- */
-export function foldItems(items: readonly MemoryItem[]): FoldGroup[] {
-  const groups = new Map<string, MemoryItem[]>();
-  for (const item of [...items].sort(byAge)) {
-    const key = foldKey(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  const folds: FoldGroup[] = [];
-  for (const group of groups.values()) {
-    const ordered = [...group].sort((a, b) => b.content.length - a.content.length || byAge(a, b));
-    const said: SaidText[] = ordered.map((item) => saidText(item));
-    const holders = new Map<string, number[]>();
-    const folded = new Map<number, number[]>();
-    for (const [i, mine] of said.entries()) {
-      let rarest: number[] | undefined;
-      for (const sentence of mine.sentences) {
-        const list = holders.get(sentence);
-        if (list === undefined) {
-          rarest = undefined;
-          break;
-        }
-        if (rarest === undefined || list.length < rarest.length) rarest = list;
-      }
-      const home = rarest?.find((k) => says(said[k] as SaidText, mine));
-      if (home !== undefined && mine.sentences.size > 0) {
-        folded.get(home)?.push(i);
-        continue;
-      }
-      folded.set(i, []);
-      for (const sentence of mine.sentences) {
-        const list = holders.get(sentence);
-        if (list) list.push(i);
-        else holders.set(sentence, [i]);
-      }
-    }
-    for (const [root, rest] of folded) {
-      if (rest.length === 0) continue;
-      const winner = ordered[root] as MemoryItem;
-      const members = [root, ...rest].map((k) => ordered[k] as MemoryItem).sort(byAge);
-      const same = rest.every((k) => (said[k] as SaidText).sentences.size === (said[root] as SaidText).sentences.size);
-      folds.push({ winner, members, kind: same ? 'duplicate' : 'near-duplicate' });
-    }
-  }
-  return folds.sort((a, b) => byAge(a.members[0] as MemoryItem, b.members[0] as MemoryItem));
-}
-
 function mergedItem({ winner, members }: FoldGroup, id: string, now: string): MemoryItem {
   const unite = (lists: string[][]) => [...new Set(lists.flat())];
   return {
@@ -187,6 +115,33 @@ function admitMerge(merged: MemoryItem, options: ConsolidateOptions): Admission 
   }
 }
 
+/** The MTM items that promote to LTM, oldest first; read in pages (only their ids and reasons are kept). */
+async function promotionsOf(store: Store, scoped: { scope?: string }): Promise<ConsolidationPlan['promotions']> {
+  const promotions: ConsolidationPlan['promotions'] = [];
+  for await (const item of store.items.iterate({ tier: 'mtm', quarantined: 'exclude', ...scoped })) {
+    const reasons = promotionReasons(item);
+    if (reasons.length > 0) promotions.push({ id: item.id, reasons });
+  }
+  return promotions;
+}
+
+/** Stores a merged item, links it `supersedes` to each member and archives them (unless it is stored already). */
+async function writeMerge(
+  { store, writer }: WriteAccess,
+  fold: FoldGroup,
+  admission: Admission,
+  id: string,
+  now: string,
+): Promise<void> {
+  if (await store.items.get(id) !== undefined) return;
+  const { item, policy } = admission;
+  await writer.insert(item, 'consolidate', { members: item.provenance?.consolidated_from, ...policyDetails(policy) });
+  for (const member of fold.members) {
+    await writer.link({ src_id: id, dst_id: member.id, type: 'supersedes', created_at: now }, { recorded: false });
+    await writer.archive(member, now, 'archive', { reason: 'consolidated', into: id });
+  }
+}
+
 /**
  * Plans, and unless `dryRun` applies in one transaction, one consolidation pass. The writer must
  * be prepared for any text (`writer.prepareAll()`): merged items are indexed inside the transaction.
@@ -204,47 +159,40 @@ export function consolidate({ store, writer }: WriteAccess, options: Consolidate
       recallable: true,
     } as const;
     const scoped = options.scope ? { scope: options.scope } : {};
-    const live = (await store.items.list({ ...stm, ...scoped })).items;
-    const clusters = foldItems(live);
-    const mtm = (await store.items.list({ tier: 'mtm', quarantined: 'exclude', ...scoped })).items;
     const plan: ConsolidationPlan = {
       dry_run: options.dryRun,
       scope: options.scope ?? null,
-      candidates: live.length,
-      clusters: clusters.map(({ winner, members, kind }) => ({
-        result_id: `MEM-${sha256(members.map((m) => m.id).sort().join(',')).slice(0, 12)}`,
-        winner: winner.id,
-        kind,
-        members: members.map((m) => m.id),
-        type: members[0]?.type ?? 'note',
-        source: sourceOf(members[0] as MemoryItem) || null,
-      })),
-      promotions: [...mtm]
-        .sort(byAge)
-        .map((item) => ({ id: item.id, reasons: promotionReasons(item) }))
-        .filter((p) => p.reasons.length > 0),
+      candidates: 0,
+      clusters: [],
+      // The MTM items as they are before this pass merges anything (read in pages, oldest first).
+      promotions: await promotionsOf(store, scoped),
     };
-    // The merged text passes the policy again (united tags and entities are new text); a merge it
-    // refuses, or would quarantine, is not made and the plan says why.
-    const admissions = clusters.map((fold, i) => {
-      const cluster = plan.clusters[i] as ConsolidationCluster;
-      const judged = admitMerge(mergedItem(fold, cluster.result_id, options.now), options);
-      if ('refused' in judged) cluster.refused = judged.refused;
-      return 'refused' in judged ? undefined : judged;
-    });
-    if (options.dryRun) return plan;
-    for (const [i, fold] of clusters.entries()) {
-      const id = plan.clusters[i]?.result_id ?? '';
-      const admission = admissions[i];
-      if (admission === undefined || await store.items.get(id) !== undefined) continue;
-      const { members } = fold;
-      const { item, policy } = admission;
-      await writer.insert(item, 'consolidate', { members: item.provenance?.consolidated_from, ...policyDetails(policy) });
-      for (const member of members) {
-        await writer.link({ src_id: id, dst_id: member.id, type: 'supersedes', created_at: options.now }, { recorded: false });
-        await writer.archive(member, options.now, 'archive', { reason: 'consolidated', into: id });
+    // Clusters are listed oldest first (by their oldest member), whatever partition found them.
+    const firsts = new Map<ConsolidationCluster, MemoryItem>();
+    const counted = (n: number) => (plan.candidates = n);
+    for await (const partition of foldPartitions(store, { ...stm, ...scoped }, counted)) {
+      for (const fold of foldItems(partition)) {
+        const { winner, members, kind } = fold;
+        const first = members[0] as MemoryItem;
+        const cluster: ConsolidationCluster = {
+          result_id: `MEM-${sha256(members.map((m) => m.id).sort().join(',')).slice(0, 12)}`,
+          winner: winner.id,
+          kind,
+          members: members.map((m) => m.id),
+          type: first.type,
+          source: sourceOf(first) || null,
+        };
+        plan.clusters.push(cluster);
+        firsts.set(cluster, first);
+        // The merged text passes the policy again (united tags and entities are new text); a merge
+        // it refuses, or would quarantine, is not made and the plan says why.
+        const judged = admitMerge(mergedItem(fold, cluster.result_id, options.now), options);
+        if ('refused' in judged) cluster.refused = judged.refused;
+        else if (!options.dryRun) await writeMerge({ store, writer }, fold, judged, cluster.result_id, options.now);
       }
     }
+    plan.clusters.sort((a, b) => byAge(firsts.get(a) as MemoryItem, firsts.get(b) as MemoryItem));
+    if (options.dryRun) return plan;
     for (const { id, reasons } of plan.promotions) {
       const item = await store.items.get(id);
       if (item === undefined || item.tier !== 'mtm') continue;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { differences, distinguishingTokens, saidText, says, sentencesOf, shapeOf } from './lossless.js';
+import { canonicalText } from '../util/canonical-text.js';
+import { differences, distinguishingTokens, opening, saidText, says, sentencesOf, shapeOf } from './lossless.js';
 
 const said = (content: string, title = '') => saidText({ title, content });
 
@@ -80,4 +81,32 @@ test('differences and shapes: values that differ, in order, and text with its va
   assert.equal(shapeOf('Redis端口是6379'), shapeOf('Redis端口是6380'));
   assert.notEqual(shapeOf('Redis端口是6379'), shapeOf('会议在3楼'));
   assert.deepEqual(differences('The retry limit is\n5. Then we page.', 'The retry limit is\n3. Then we page.'), ['5 → 3']);
+});
+
+test('opening: a text that another says has the same opening (consolidation compares only those)', () => {
+  assert.equal(opening('Deploys run on Thursdays. Ask Anna first.'), 'Deploys run on Thursdays.');
+  assert.equal(opening('See e.g. the runbook. Then deploy.'), 'See e.g. the runbook.', 'an abbreviation is no cut');
+  assert.equal(opening('## Deprecated\nUse v2.'), '## Deprecated');
+  assert.equal(opening('one line only'), 'one line only');
+  // Every pair of generated texts where one says the other: same opening.
+  const pieces = ['Port 5432.', 'e.g.', 'Dr.', 'Ask Anna first!', 'v1.', 'done?', '## Heading', 'list:', 'x', '端口是6379。', 'ok.'];
+  const separators = [' ', '\n', '  ', '\t', '\n\n'];
+  let seed = 7;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  let pairs = 0;
+  for (let round = 0; round < 3000; round++) {
+    let text = pieces[next(pieces.length)] as string;
+    for (let k = next(5); k > 0; k--) text += `${separators[next(separators.length)]}${pieces[next(pieces.length)]}`;
+    const whole = canonicalText(text);
+    for (let cut = 1; cut <= whole.length; cut++) {
+      const part = whole.slice(0, cut);
+      if (!says(said(whole), said(part))) continue;
+      pairs++;
+      assert.equal(opening(canonicalText(part)), opening(whole), `${JSON.stringify(part)} in ${JSON.stringify(whole)}`);
+    }
+  }
+  assert.ok(pairs > 1000, `${pairs} pairs`);
 });

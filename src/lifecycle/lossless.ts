@@ -136,6 +136,28 @@ function beginsWith(whole: string, part: string): boolean {
   return (next === ' ' || next === '\t') && /[.!?。！？]$/u.test(part) && !ABBREVIATION.test(part);
 }
 
+/** The characters that end a sentence before a space (as {@link beginsWith} reads them). */
+const SENTENCE_END = '.!?。！？';
+
+/**
+ * The opening of a canonical text: up to its first place where {@link beginsWith} may cut it (a
+ * line end, or a sentence end before a space). A text that begins another ends at one of the
+ * other's cut places, so it has the same opening: two texts with different openings never say
+ * one another, and consolidation only compares texts that share one.
+ *
+ * @example
+ * opening('Deploys run on Thursdays. Ask Anna first.'); // 'Deploys run on Thursdays.'
+ */
+export function opening(text: string): string {
+  for (let i = 1; i < text.length; i++) {
+    const c = text[i];
+    // Only a line end, or a space after a sentence's end, can be a cut (the rest of beginsWith decides).
+    if (c !== '\n' && !((c === ' ' || c === '\t') && SENTENCE_END.includes(text[i - 1] as string))) continue;
+    if (beginsWith(text, text.slice(0, i))) return text.slice(0, i);
+  }
+  return text;
+}
+
 /**
  * Whether `kept` says everything `other` says, sentence for sentence: folding `other` into `kept`
  * loses no text.

@@ -9,6 +9,7 @@ import { deobfuscatedViews, hiddenView } from './deobfuscate.js';
 import { hiddenCharacterMatch } from './hidden-characters.js';
 import { firstRuleMatch, ruleMatches } from './match.js';
 import { foldPhrases, normalise } from './normalize.js';
+import { type Screen, screenText } from './screen.js';
 import {
   MAX_CONTENT_CHARS,
   PATTERN_RULES,
@@ -224,10 +225,17 @@ export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = 
   const { token, phrase } = viewsOf(text, budget);
   const masks = new Masks(token);
   const primary = new Map<View, Span[]>();
+  // Each view is screened once: the rules none of whose words it holds are not run on it.
+  const screens = new Map<View, Screen | undefined>();
+  const admits = (rule: PatternRule, view: View) => {
+    if (!screens.has(view)) screens.set(view, screenText(view.text, rule.kind));
+    return screens.get(view)?.admits(rule) !== false;
+  };
   for (const rule of PATTERN_RULES) {
     if (options.privileged && rule.action === 'quarantine') continue;
     const views = rule.kind === 'token' ? token : phrase;
     for (const view of views) {
+      if (!admits(rule, view)) continue;
       const span = matchIn(rule, view, primary);
       if (span === undefined) continue;
       const spans = masks.spans(view);

@@ -63,8 +63,13 @@ const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
 /** Decoding stops after this many base64 runs per text; enough for any honest memory. */
 const MAX_DECODED = 16;
 
+/** Any character outside ASCII: text without one is its own normal form, with nothing to fold. */
+const NON_ASCII = /[\u0080-\uFFFF]/;
+
 /** NFKC, invisible characters removed, look-alike letters folded to Latin. */
 export function normalise(text: string): string {
+  // NFKC, the invisible characters and the look-alikes all lie outside ASCII.
+  if (!NON_ASCII.test(text)) return text;
   let clean = text.normalize('NFKC').replace(INVISIBLE, '');
   // Which words are mixed is decided on the text as written: folding the common table first would
   // make every Russian or Greek word look mixed and fold it past recognition.
@@ -81,6 +86,8 @@ export function normalise(text: string): string {
  * of whitespace made one space.
  */
 export function foldPhrases(normalised: string): string {
+  // Decomposition, combining marks and typographic apostrophes all lie outside ASCII.
+  if (!NON_ASCII.test(normalised)) return normalised.replace(/\s+/g, ' ');
   return normalised
     .normalize('NFD')
     .replace(/\p{Mn}+/gu, '')

@@ -36,6 +36,8 @@ export interface PatternRule extends PolicyRule {
   needs?: RegExp;
   /** Instead of `patterns`: where the rule matches (rule sets that are not one regular expression). */
   scan?: (text: string) => Iterable<{ start: number; end: number }>;
+  /** For a `scan` rule: the expressions every match of it comes from, when known (the screen reads their literals). */
+  scanPatterns?: () => readonly RegExp[] | undefined;
   /** Reported only where no earlier rule of its group matched (a second opinion on the same secret is noise). */
   complements?: boolean;
 }

@@ -8,6 +8,7 @@
 import { spanIn, tokenViews, WHOLE_FILE_DECODE_BUDGET } from './decode.js';
 import { ruleMatches } from './match.js';
 import { PATTERN_RULES } from './rules.js';
+import { screenText } from './screen.js';
 
 export interface SecretSpan {
   rule: string;
@@ -29,8 +30,10 @@ export function secretSpans(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   const views = tokenViews(text, { chars: WHOLE_FILE_DECODE_BUDGET });
   const base = views[0];
+  const screens = views.map((view) => screenText(view.text, 'token'));
   for (const rule of SECRET_RULES) {
-    for (const view of views) {
+    for (const [i, view] of views.entries()) {
+      if (screens[i]?.admits(rule) === false) continue;
       for (const m of ruleMatches(rule, view.text)) {
         const span = base === undefined || view === base ? m : spanIn(view, base, m.start, m.end);
         const overlaps = spans.some((s) => s.start < span.end && s.end > span.start);

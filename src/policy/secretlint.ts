@@ -74,8 +74,38 @@ function worthScanning(text: string): boolean {
   return answer;
 }
 
+/**
+ * The expressions a scanner reads a text with, or undefined when it reads it in any other way:
+ * it is given a text that records every property read of it. The preset's scanners report only
+ * inside loops over `content.matchAll(pattern)`, so every report lies in a match of one of these
+ * (the screen, screen.ts, skips a scanner when none of their literals is in the text).
+ */
+function probe(handler: ReturnType<SecretlintRule['create']>): RegExp[] | undefined {
+  const patterns: RegExp[] = [];
+  let other = false;
+  const content = new Proxy(Object(''), {
+    get(target, key) {
+      if (key !== 'matchAll') {
+        other = true;
+        return Reflect.get(target, key) as unknown;
+      }
+      return (pattern: RegExp) => {
+        patterns.push(pattern);
+        return ''.matchAll(pattern);
+      };
+    },
+  }) as string;
+  try {
+    const result = handler.file?.({ content, filePath: undefined, ext: '', contentType: 'text' });
+    if (result instanceof Promise) return undefined;
+  } catch {
+    return undefined;
+  }
+  return other || patterns.length === 0 ? undefined : patterns;
+}
+
 /** One scanner, set up once: `scan(text)` gives the ranges it reports in `text`. */
-function scannerOf(rule: SecretlintRule): (text: string) => Found[] {
+function scannerOf(rule: SecretlintRule): { scan: (text: string) => Found[]; patterns: () => RegExp[] | undefined } {
   let found: Found[] = [];
   let current = '';
   const context: SecretlintContext = {
@@ -90,7 +120,8 @@ function scannerOf(rule: SecretlintRule): (text: string) => Found[] {
     createTranslator: () => (id) => id,
   };
   const handler = rule.create(context, {});
-  return (text) => {
+  let probed: { patterns: RegExp[] | undefined } | undefined;
+  const scan = (text: string) => {
     if (!worthScanning(text)) return [];
     found = [];
     current = text;
@@ -100,6 +131,7 @@ function scannerOf(rule: SecretlintRule): (text: string) => Found[] {
     if (result instanceof Promise) result.catch(() => undefined);
     return found;
   };
+  return { scan, patterns: () => (probed ??= { patterns: probe(handler) }).patterns };
 }
 
 function ruleName(id: string): string {
@@ -111,7 +143,7 @@ export const SECRETLINT_RULES: readonly PatternRule[] = Object.freeze(
   (presetRules as unknown as SecretlintRule[])
     .filter((rule) => rule.meta.type === 'scanner' && !SKIPPED.has(rule.meta.id))
     .map((rule): PatternRule => {
-      const scan = scannerOf(rule);
+      const { scan, patterns } = scannerOf(rule);
       return {
         id: `secret.secretlint.${ruleName(rule.meta.id)}`,
         group: 'secret',
@@ -120,6 +152,7 @@ export const SECRETLINT_RULES: readonly PatternRule[] = Object.freeze(
         description: `secretlint's ${ruleName(rule.meta.id)} rule (recommended preset)`,
         patterns: [],
         scan,
+        scanPatterns: patterns,
         complements: true,
       };
     }),

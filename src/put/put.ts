@@ -6,7 +6,7 @@
  */
 import type { OperationContext } from '../context.js';
 import { EngramError, FIX_HINTS, FIX_MESSAGES } from '../errors.js';
-import { foldable } from '../lifecycle/consolidate.js';
+import { foldable } from '../lifecycle/fold.js';
 import { findSimilar, mergeSimilar, type SimilarItem } from '../lifecycle/similar.js';
 import { findSimilarByMeaning, vectorForSimilar } from '../lifecycle/similar-meaning.js';
 import { embeddingText, type KnownVectors } from '../items/embed-items.js';

@@ -106,7 +106,8 @@ export interface ItemRepository {
   adjacent(ids: readonly string[], filter: ListFilter): Promise<AdjacentItem[]>;
   /**
    * Every item, oldest first (`created_at`, then id): the order of `export`. Fetched in pages, so
-   * memory stays bounded and the connection is free between pages.
+   * memory stays bounded and the connection is free between pages. With `filter`, only the items
+   * matching it (as {@link list} reads it; its sort, limit and offset do not apply).
    */
-  iterate(): AsyncIterable<MemoryItem>;
+  iterate(filter?: ListFilter): AsyncIterable<MemoryItem>;
 }

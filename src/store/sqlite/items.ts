@@ -29,8 +29,8 @@ export interface PageCursor {
 }
 
 export type SyncItems = Sync<Omit<ItemRepository, 'iterate'>> & {
-  /** The next page of items in export order after `after` (from the start when omitted). */
-  page(after?: PageCursor): MemoryItem[];
+  /** The next page of items in export order after `after` (from the start when omitted), matching `filter`. */
+  page(after?: PageCursor, filter?: ListFilter): MemoryItem[];
 };
 
 /** What the item repository keeps in step with the items: the vectors (derived data). */
@@ -55,9 +55,10 @@ export function sqliteItems(
 ): SyncItems {
   const statements = {
     get: db.prepare(`${SELECT_ITEM} WHERE i.id = ?`),
+    // A row value: the index on (created_at, id) seeks to the cursor (an OR of the two columns
+    // scanned the index from its start, every page).
     page: db.prepare(
-      `${SELECT_ITEM} WHERE i.created_at > ? OR (i.created_at = ? AND i.id > ?)
-       ORDER BY i.created_at, i.id LIMIT ${ITEM_PAGE}`,
+      `${SELECT_ITEM} WHERE (i.created_at, i.id) > (?, ?) ORDER BY i.created_at, i.id LIMIT ${ITEM_PAGE}`,
     ),
     findByKey: db.prepare(
       `${SELECT_ITEM} WHERE i.layer = ? AND i.key = ? AND i.task_id IS ? AND i.step_id IS ? AND i.archived = 0
@@ -80,8 +81,11 @@ export function sqliteItems(
     reinforce: db.prepare(
       'UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ?, weight = round(weight + ?, 6) WHERE id = ?',
     ),
+    // Named index: without statistics the planner walks the live items in `updated_at` order
+    // instead (one lookup per ingested chunk read the whole store).
     byContentHash: db.prepare(
-      `${SELECT_ITEM} WHERE i.content_hash = ? AND i.scope = ? AND i.archived = 0 ORDER BY i.updated_at DESC LIMIT 1`,
+      `SELECT ${ITEM_FIELDS} FROM memory_items i INDEXED BY idx_items_content_hash
+       WHERE i.content_hash = ? AND i.scope = ? AND i.archived = 0 ORDER BY i.updated_at DESC LIMIT 1`,
     ),
     countLive: db.prepare(`SELECT count(*) FROM memory_items WHERE tier = ? AND ${LIVE_MEMORY}`).pluck(),
     touch: db.prepare('UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?'),
@@ -167,7 +171,13 @@ export function sqliteItems(
       ).all(JSON.stringify(ids), ...where.params) as (ItemRow & { adjacent_of: string })[];
       return rows.map((row) => ({ of: row.adjacent_of, item: rowToItem(row) }));
     },
-    page: (after = { created_at: '', id: '' }) =>
-      (statements.page.all(after.created_at, after.created_at, after.id) as ItemRow[]).map(rowToItem),
+    page: (after = { created_at: '', id: '' }, filter) => {
+      if (filter === undefined) return (statements.page.all(after.created_at, after.id) as ItemRow[]).map(rowToItem);
+      const query = listQuery({ ...filter, limit: undefined, offset: undefined }, false);
+      const where = query.where === '' ? 'WHERE' : `${query.where} AND`;
+      const sql = `SELECT ${ITEM_FIELDS} FROM ${query.from} ${where} (i.created_at, i.id) > (?, ?)
+        ORDER BY i.created_at, i.id LIMIT ${ITEM_PAGE}`;
+      return (prepare(sql).all(...query.params, after.created_at, after.id) as ItemRow[]).map(rowToItem);
+    },
   };
 }

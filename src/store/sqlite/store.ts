@@ -89,10 +89,10 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       path,
       items: {
         ...promised<Omit<ItemRepository, 'iterate'>>(items, run),
-        async* iterate() {
+        async* iterate(filter) {
           let after: PageCursor | undefined;
           for (;;) {
-            const page = await run(() => items.page(after));
+            const page = await run(() => items.page(after, filter));
             yield* page;
             const last = page[page.length - 1];
             if (last === undefined || page.length < ITEM_PAGE) return;

@@ -1,0 +1,87 @@
+/**
+ * Ingest's writes, batched: the files planned so far (read, chunked and judged outside any
+ * transaction) are written together in one transaction, each file in a savepoint of its own. A
+ * file whose write fails leaves nothing of itself (its savepoint is rolled back) and the others
+ * are kept; a store error (busy, damaged) rolls the whole batch back and stops the run, as it did
+ * file by file. A crash loses at most the batch being written: those files are not recorded as
+ * done, so the next run ingests them again. Committing once per batch instead of once per file
+ * saves a WAL write per file, and the write lock is held only while the batch is written.
+ */
+import { isEngramError } from '../errors.js';
+import type { Planned } from './plan-chunks.js';
+import type { FileReport, FileStatus } from './report.js';
+import { type CorpusTarget, type FileRecord, writeFile } from './write-file.js';
+
+/** A planned file waiting to be written: its report is completed by the write. */
+export interface FileWrite {
+  file: FileReport;
+  status: FileStatus;
+  record: FileRecord;
+  planned: readonly Planned[];
+  oldIds: readonly string[];
+  at: string;
+}
+
+/** When a batch is written: this many files, this much chunk text, or this long after its first file. */
+export const BATCH_LIMITS = Object.freeze({ files: 32, chars: 2_000_000, ms: 500 });
+
+export interface WriteBatch {
+  /** Queues a file; writes the batch when it is full. */
+  add(job: FileWrite): Promise<void>;
+  /** True when a file of this corpus key waits in the batch (it must be written before the key is read again). */
+  holds(key: string): boolean;
+  /** Writes what waits. */
+  flush(): Promise<void>;
+}
+
+/** Why a file's write failed, as its report says it. */
+export function failureReason(error: unknown): string {
+  return isEngramError(error) ? `${error.code}: ${error.message}` : `unexpected error (${(error as Error).message})`;
+}
+
+/**
+ * A batch writer over a corpus target.
+ *
+ * @example
+ * const batch = createWriteBatch(target);
+ * for (const job of jobs) await batch.add(job);
+ * await batch.flush();
+ */
+export function createWriteBatch(target: CorpusTarget, limits = BATCH_LIMITS): WriteBatch {
+  let jobs: FileWrite[] = [];
+  let chars = 0;
+  let since = 0;
+  const keys = new Set<string>();
+
+  const flush = async () => {
+    if (jobs.length === 0) return;
+    const pending = jobs;
+    jobs = [];
+    chars = 0;
+    keys.clear();
+    await target.store.transaction(async () => {
+      for (const job of pending) {
+        try {
+          const write = () => writeFile(target, job.record, job.planned, job.oldIds, job.at);
+          const written = await target.store.transaction(write);
+          Object.assign(job.file, { status: job.status, ...written.counts });
+        } catch (error) {
+          if (isEngramError(error) && (error.code === 'DB_BUSY' || error.code === 'DB_ERROR')) throw error;
+          Object.assign(job.file, { status: 'failed', reason: failureReason(error) });
+        }
+      }
+    });
+  };
+
+  return {
+    async add(job) {
+      if (jobs.length === 0) since = Date.now();
+      jobs.push(job);
+      keys.add(job.record.key);
+      for (const p of job.planned) chars += p.item.content.length;
+      if (jobs.length >= limits.files || chars >= limits.chars || Date.now() - since >= limits.ms) await flush();
+    },
+    holds: (key) => keys.has(key),
+    flush,
+  };
+}
