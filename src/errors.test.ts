@@ -16,6 +16,8 @@ test('exit codes follow memtool: 1 general, 2 params, 3 not found, 4 database', 
     RATE_LIMITED: 1,
     UNAUTHORIZED: 1,
     EMBEDDER_UNAVAILABLE: 1,
+    LLM_ERROR: 1,
+    LLM_TIMEOUT: 1,
   });
 });
 

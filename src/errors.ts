@@ -16,7 +16,9 @@ export type ErrorCode
     | 'STORE_CORRUPT'
     | 'RATE_LIMITED'
     | 'UNAUTHORIZED'
-    | 'EMBEDDER_UNAVAILABLE';
+    | 'EMBEDDER_UNAVAILABLE'
+    | 'LLM_ERROR'
+    | 'LLM_TIMEOUT';
 
 /**
  * Exit code per error code (memtool's table). `Record<ErrorCode, …>` makes the compiler reject a
@@ -38,6 +40,8 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4>> = Object.fre
   RATE_LIMITED: 1,
   UNAUTHORIZED: 1,
   EMBEDDER_UNAVAILABLE: 1,
+  LLM_ERROR: 1,
+  LLM_TIMEOUT: 1,
 });
 
 /** Codes a caller may retry after a short delay. */
