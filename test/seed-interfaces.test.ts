@@ -3,10 +3,11 @@
  * and RAGIX, with `--filter-tags` for filtering; `init --print-env` prints a line for `eval`.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cli, tempDir } from './helpers.js';
+import { CLI, cli, tempDir } from './helpers.js';
 
 test('push Q --source F --tags x tags F\'s chunks; recall --tags x finds them; --filter-tags filters', (t) => {
   const dir = tempDir(t);
@@ -52,4 +53,36 @@ test('push --source --tags with --filter-tags: tags the files, then filters on t
   const item = (cli(['list', '--db', db]).json?.items as { tags: string[] }[])[0];
   assert.ok(item !== undefined && ['ops', 'deploy'].every((tag) => item.tags.includes(tag)), JSON.stringify(item));
   assert.equal(cli(['push', '--db', db, 'deploy window', '--filter-tags', 'nope']).stdout, '');
+});
+
+/** Runs `eval "$(engram init DIR --print-env)"` in sh, then prints ENGRAM_DB and runs `engram stats` there. */
+function evalInit(cwd: string, dir: string) {
+  const script = 'eval "$("$NODE" "$CLI" init "$DIR" --print-env)" && printf \'%s\\n\' "$ENGRAM_DB" && "$NODE" "$CLI" stats --json';
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: cwd, NODE: process.execPath, CLI, DIR: dir };
+  return spawnSync('sh', ['-c', script], { cwd, env, encoding: 'utf8' });
+}
+
+test('init --print-env: one export line for eval, absolute and quoted; sh sets ENGRAM_DB to the store', (t) => {
+  const root = tempDir(t);
+  for (const name of ['plain', 'with space', 'it\'s "quoted" $HOME `x`']) {
+    const dir = join(root, name);
+    mkdirSync(dir);
+    const db = join(dir, '.engram', 'memory.db');
+    const run = evalInit(root, dir);
+    assert.equal(run.status, 0, run.stderr);
+    const [printed, stats] = run.stdout.split('\n');
+    assert.equal(printed, db, `ENGRAM_DB set to the absolute path for ${name}`);
+    assert.equal((JSON.parse(stats ?? '') as { total: number }).total, 0, 'the next command finds the store');
+    assert.match(run.stderr, /Initialised /);
+  }
+  // Relative DIR: the path printed is absolute; a second run says so and prints the same line.
+  const first = cli(['init', 'plain', '--print-env'], { cwd: root });
+  assert.equal(first.stdout, `export ENGRAM_DB=${join(root, 'plain', '.engram', 'memory.db')}\n`);
+  assert.match(first.stderr, /Already initialised/);
+  assert.equal(cli(['init', 'with space', '--print-env'], { cwd: root }).stdout, `export ENGRAM_DB='${join(root, 'with space', '.engram', 'memory.db')}'\n`);
+  const json = cli(['init', 'plain', '--print-env', '--json'], { cwd: root }).json;
+  assert.deepEqual(json?.env, { ENGRAM_DB: join(root, 'plain', '.engram', 'memory.db') });
+  // --db names the file: that file is the one exported.
+  const file = join(root, 'work.db');
+  assert.equal(cli(['init', '--db', file, '--print-env']).stdout, `export ENGRAM_DB=${file}\n`);
 });
