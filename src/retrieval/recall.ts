@@ -102,13 +102,15 @@ export async function recall(
   } as const;
   const plan = await planRetrieval(ctx, query, asked);
   const found = await retrieve(ctx, query, live, RECALL_POOL, plan);
-  const ranked = rankHits(found.hits, 'relevance', ctx.clock())
+  const hits = rankHits(found.hits, 'relevance', ctx.clock());
+  const ranked = hits
     .filter(({ factors }) => factors.final >= minScore)
     .slice(0, limit)
     .map(({ item, factors }) => ({ item: redactItem(item, secrecy), score: factors.final }));
   const tokenizer = await loadTokenizer(ctx.tokenizer);
   const packed = packRecall(ranked, { budget, mode, header, tokenizer });
-  const held = packed.matched === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
+  // Items held back are looked for only when nothing injectable matched, not when min_score left all out.
+  const held = hits.length === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
   await store.transaction(async () => {
     await store.items.touch(
       packed.injected.map((e) => e.id),
