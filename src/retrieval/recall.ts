@@ -35,6 +35,10 @@ export const recallInputSchema = z.strictObject({
   secrecy: z.enum(SECRECY_TIERS).optional(),
   /** How matches are found (`mode` is the output's form): lexical, semantic or hybrid, as in search. */
   search_mode: z.enum(RETRIEVAL_MODES).optional(),
+  /** At most this many matches, best first (mem-context's `limit`). */
+  limit: z.number().int().min(1).max(RECALL_POOL).optional(),
+  /** Only matches scoring at least this (the ranking's final score; mem-context's `min_score`). */
+  min_score: z.number().min(0).max(1e6).optional(),
 });
 
 export type RecallInput = z.input<typeof recallInputSchema>;
@@ -82,6 +86,8 @@ export async function recall(
     header = true,
     secrecy = ctx.defaultSecrecy,
     search_mode: asked,
+    limit = RECALL_POOL,
+    min_score: minScore = 0,
     ...filter
   } = parseInput(recallInputSchema, input);
   const { store } = ctx;
@@ -96,13 +102,15 @@ export async function recall(
   } as const;
   const plan = await planRetrieval(ctx, query, asked);
   const found = await retrieve(ctx, query, live, RECALL_POOL, plan);
-  const ranked = rankHits(found.hits, 'relevance', ctx.clock()).map(({ item, factors }) => ({
-    item: redactItem(item, secrecy),
-    score: factors.final,
-  }));
+  const hits = rankHits(found.hits, 'relevance', ctx.clock());
+  const ranked = hits
+    .filter(({ factors }) => factors.final >= minScore)
+    .slice(0, limit)
+    .map(({ item, factors }) => ({ item: redactItem(item, secrecy), score: factors.final }));
   const tokenizer = await loadTokenizer(ctx.tokenizer);
   const packed = packRecall(ranked, { budget, mode, header, tokenizer });
-  const held = packed.matched === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
+  // Items held back are looked for only when nothing injectable matched, not when min_score left all out.
+  const held = hits.length === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
   await store.transaction(async () => {
     await store.items.touch(
       packed.injected.map((e) => e.id),
