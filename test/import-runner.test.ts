@@ -71,7 +71,7 @@ test('runner: history with a refused past version, links by source id within and
     },
     { record: { sourceId: 'B', content: 'Refresh tokens live in cookies', links: [{ to: 'A', type: 'contradicts' }] } },
     { record: { sourceId: 'C', content: `deploy key ${secretValue(2, 'runner')}` } },
-    { record: { sourceId: 'MEM-0123456789ab', content: 'An item memctl named' } },
+    { record: { sourceId: 'MEM-0123456789ab', content: 'An item memctl named', corpus_id: 'docs', injectable: false, secrecy: 'S0' } },
     { unmapped: { where: 'row 9', reason: 'no content column' } },
     { unmapped: { where: 'B', field: 'corpus_hash', reason: 'no engram field' } },
   ];
@@ -88,6 +88,7 @@ test('runner: history with a refused past version, links by source id within and
 
   const kept = await ctx.store.items.get('MEM-0123456789ab');
   assert.equal(kept?.content, 'An item memctl named', 'an engram id from the source is kept');
+  assert.deepEqual([kept?.corpus_id, kept?.injectable, kept?.secrecy], ['docs', false, 'S0']);
   const items = (await ctx.store.items.list({ limit: 100 })).items.filter((i) => i.title === 'Session tokens');
   assert.equal(items.length, 1);
   const a = items[0];
