@@ -126,7 +126,9 @@ test('mem-context: 1,100 exported memories imported, counted, mapped field by fi
     if (m.error_trace !== undefined) content += `\n\n## Error trace\n\n\`\`\`\n${String(m.error_trace)}\n\`\`\``;
     assert.equal(item.content, content);
     assert.equal(item.tier, i === BAD_TYPE ? 'stm' : TIERS[type]);
-    const weight = (m.weight as number | undefined) ?? DEFAULT_WEIGHT[type];
+    // mem-context's weight is on its type's scale (default 0.5 / 0.7 / 1.0); engram's default is 1.
+    const typeDefault = i === BAD_TYPE ? DEFAULT_WEIGHT.episodic : DEFAULT_WEIGHT[type];
+    const weight = m.weight === undefined ? 1 : Number(((m.weight as number) / typeDefault).toPrecision(12));
     assert.equal(item.weight, weight);
     assert.equal(item.archived, weight === 0, 'weight 0 (forgotten) is archived');
     assert.deepEqual(item.tags, ['sync', `t${i % 5}`]);

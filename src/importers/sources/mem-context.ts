@@ -1,20 +1,18 @@
 /**
  * mem-context's JSON export (`mem-context export -o memories.json`): an object with `memories`
  * (and `relations`), or a bare array of memories. Its memory types are engram's tiers (episodic,
- * semantic, permanent → stm, mtm, ltm), a missing weight takes the type's default (0.5 / 0.7 /
- * 1.0), weight 0 (`forget`) is archived; the multi-modal columns are kept: the diff and the error
- * trace as fenced sections after the content, the files, the project scope, the session and the
- * metadata in `provenance.import`. Relations become links; an embedding is handed to the runner,
+ * semantic, permanent → stm, mtm, ltm), a weight is divided by its type's default (0.5 / 0.7 /
+ * 1.0: docs/forgetting.md), so a default weight is engram's 1; weight 0 (`forget`) is archived.
+ * The multi-modal columns are kept: the diff and the error trace as fenced sections after the
+ * content, the files, the project scope, the session and the metadata in `provenance.import`. Relations become links; an embedding is handed to the runner,
  * which keeps it only when its dimension is the configured embedder's.
  */
 import { readFile } from 'node:fs/promises';
 import { EngramError } from '../../errors.js';
+import { engramWeight } from '../../forgetting/curve.js';
 import { LINK_TYPES, type LinkType, TIER_ALIASES, type Tier } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceLink, SourceRecord, Unmapped } from '../source.js';
 import { isObject, requirePath, shownField, toStringList, toTimestamp } from '../source-values.js';
-
-/** mem-context's default weight of each memory type. */
-const DEFAULT_WEIGHT: Readonly<Record<string, number>> = { episodic: 0.5, semantic: 0.7, permanent: 1.0 };
 
 /** mem-context relation names that are engram link types under another name; the rest are `related`. */
 const RELATION_ALIASES: Readonly<Record<string, LinkType>> = {
@@ -28,7 +26,7 @@ const MAPPING = [
   ['id', 'provenance.import.source_id (the item gets an engram id)'],
   ['content', 'content'],
   ['type (episodic | semantic | permanent)', 'tier (stm | mtm | ltm)'],
-  ['weight (default 0.5 | 0.7 | 1.0 by type; 0 = forgotten)', 'weight (0 = archived)'],
+  ['weight (default 0.5 | 0.7 | 1.0 by type; 0 = forgotten)', 'weight ÷ the type\'s default (1 = the default; 0 = archived)'],
   ['tags', 'tags'],
   ['title / summary', 'title'],
   ['diff, error_trace', 'content (fenced sections after the text)'],
@@ -93,8 +91,9 @@ export function memContextRecord(json: Record<string, unknown>, where: string, l
   };
   const title = json.title ?? json.summary;
   if (typeof title === 'string') record.title = title;
-  const weight = json.weight ?? (typeof type === 'string' ? DEFAULT_WEIGHT[type.toLowerCase()] : undefined);
-  if (typeof weight === 'number' && weight >= 0) record.weight = weight;
+  // On mem-context's scale a type starts at its default weight (0.5 / 0.7 / 1.0), on engram's at 1.
+  const weight = json.weight;
+  if (typeof weight === 'number' && weight >= 0) record.weight = engramWeight(weight, tier ?? 'stm');
   else if (weight !== undefined && weight !== null) drop('weight', 'not a number of 0 or more');
   // Only a forgotten memory says so: an archive made in engram survives a re-import otherwise.
   if (json.archived === true || record.weight === 0) record.archived = true;
