@@ -4,8 +4,9 @@
  * semantic, permanent → stm, mtm, ltm), a weight is divided by its type's default (0.5 / 0.7 /
  * 1.0: docs/forgetting.md), so a default weight is engram's 1; weight 0 (`forget`) is archived.
  * The multi-modal columns are kept: the diff and the error trace as fenced sections after the
- * content, the files, the project scope, the session and the metadata in `provenance.import`. Relations become links; an embedding is handed to the runner,
- * which keeps it only when its dimension is the configured embedder's.
+ * content, the files, the project scope, the session and the metadata in `provenance.import`.
+ * Relations become links; an embedding is handed to the runner, which keeps it only when its
+ * dimension is the configured embedder's.
  */
 import { readFile } from 'node:fs/promises';
 import { EngramError } from '../../errors.js';
