@@ -88,6 +88,7 @@ export function listOf(value: unknown): { values: string[]; ok: boolean } {
   if (typeof value !== 'string') return { values: [], ok: false };
   const trimmed = value.trim();
   if (trimmed === '') return { values: [], ok: true };
+  if (trimmed.startsWith('{')) return { values: [], ok: false };
   if (trimmed.startsWith('[')) {
     const parsed = parseJson(trimmed);
     if (!Array.isArray(parsed)) return { values: [], ok: false };
