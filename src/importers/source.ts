@@ -46,6 +46,11 @@ export interface SourceRecord {
   created_at?: string;
   updated_at?: string;
   expires_at?: string | null;
+  /** The source's access count and last access (RFC 3339), as engram's usage. */
+  usage_count?: number;
+  last_used_at?: string | null;
+  /** The source had archived (forgotten) it: kept, archived. */
+  archived?: boolean;
   /** Where the memory came from in the source (a file, a URL), as engram's `source`. */
   source?: string | null;
   /** Further provenance from the source (session, file hash, …); merged under `import`. */
