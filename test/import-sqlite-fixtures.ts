@@ -80,6 +80,8 @@ CREATE TABLE corpus_metadata (corpus_id TEXT PRIMARY KEY, corpus_label TEXT NOT 
   doc_count INTEGER NOT NULL DEFAULT 0, item_count INTEGER NOT NULL DEFAULT 0, scope TEXT NOT NULL DEFAULT 'project',
   ingested_at TEXT NOT NULL);
 CREATE TABLE schema_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE team_bookmarks (url TEXT PRIMARY KEY, label TEXT);
+INSERT INTO team_bookmarks VALUES ('https://example.org/a', 'a'), ('https://example.org/b', 'b'), ('https://example.org/c', 'c');
 CREATE VIRTUAL TABLE memory_items_fts USING fts5(title, content, tags, entities, content='memory_items',
   content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
 CREATE TRIGGER memory_items_fts_ai AFTER INSERT ON memory_items BEGIN
@@ -254,6 +256,7 @@ export interface McpMemory {
   created_at_iso: string;
   updated_at_iso: string;
   deleted_at: number | null;
+  last_accessed_at: number | null;
   strength: number;
   valid_until: string | null;
   vector: number[];
@@ -270,12 +273,18 @@ function mcpMemory(i: number, secretsAt: readonly number[]): McpMemory {
     content_hash: sha256(content),
     tags: i % 200 === 7 ? '{"k":1}' : [`${word},load, session-${i % 4}`, JSON.stringify(['x', `y${i % 5}`]), ''][i % 3]!,
     memory_type: MCP_TYPES[i % MCP_TYPES.length] ?? null,
-    metadata: i % 150 === 3 ? 'not json at all' : i % 4 === 0 ? '{}' : JSON.stringify({ source: 'claude-code', session: `s${i % 10}`, quality_score: 0.5 }),
+    metadata: i % 150 === 3 ? 'not json at all' : i % 4 === 0 ? '{}' : JSON.stringify({
+      source: 'claude-code',
+      session: `s${i % 10}`,
+      quality_score: 0.5,
+      ...(i % 4 === 1 ? { access_count: i % 7, last_accessed_at: created + 500 } : {}),
+    }),
     created_at: i % 5 === 0 ? null : created,
     updated_at: created + 30,
     created_at_iso: isoAt(created),
     updated_at_iso: isoAt(created + 30),
     deleted_at: i % 100 === 99 ? created + 100 : null,
+    last_accessed_at: i % 9 === 0 ? created + 900 : null,
     strength: 1 + (i % 3) / 10,
     valid_until: i % 30 === 0 ? isoAt(created + 86400 * 30) : null,
     vector: Array.from({ length: 8 }, (_, k) => Math.fround(((i * 7 + k) % 17) / 17)),
@@ -294,7 +303,8 @@ export function makeMcpMemoryDb(dir: string, options: FixtureOptions = {}): { pa
     CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE memories (id INTEGER PRIMARY KEY AUTOINCREMENT, content_hash TEXT UNIQUE NOT NULL, content TEXT NOT NULL,
       tags TEXT, memory_type TEXT, metadata TEXT, created_at REAL, updated_at REAL, created_at_iso TEXT,
-      updated_at_iso TEXT, deleted_at REAL DEFAULT NULL, strength REAL DEFAULT 1.0, valid_until TEXT DEFAULT NULL);
+      updated_at_iso TEXT, deleted_at REAL DEFAULT NULL, strength REAL DEFAULT 1.0, valid_until TEXT DEFAULT NULL,
+      last_accessed_at REAL DEFAULT NULL);
     CREATE VIRTUAL TABLE memory_embeddings USING vec0(content_embedding FLOAT[8] distance_metric=cosine);
     CREATE VIRTUAL TABLE memory_content_fts USING fts5(content, content='memories', content_rowid='id', tokenize='trigram');
     CREATE TABLE memory_graph (source_hash TEXT NOT NULL, target_hash TEXT NOT NULL, similarity REAL NOT NULL,
@@ -319,13 +329,13 @@ export function makeMcpMemoryDb(dir: string, options: FixtureOptions = {}): { pa
     if (i % 100 === 98) edge(m, memories[i + 1], 'follows');
   });
   const insert = db.prepare(`INSERT INTO memories (id, content_hash, content, tags, memory_type, metadata, created_at, updated_at,
-    created_at_iso, updated_at_iso, deleted_at, strength, valid_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    created_at_iso, updated_at_iso, deleted_at, strength, valid_until, last_accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const vector = db.prepare('INSERT INTO memory_embeddings (rowid, content_embedding) VALUES (?, ?)');
   const graph = db.prepare('INSERT INTO memory_graph VALUES (?, ?, ?, ?, ?, ?, ?)');
   db.transaction(() => {
     for (const m of memories) {
       insert.run(m.id, m.content_hash, m.content, m.tags, m.memory_type, m.metadata, m.created_at, m.updated_at,
-        m.created_at_iso, m.updated_at_iso, m.deleted_at, m.strength, m.valid_until);
+        m.created_at_iso, m.updated_at_iso, m.deleted_at, m.strength, m.valid_until, m.last_accessed_at);
       vector.run(BigInt(m.id), Buffer.from(new Float32Array(m.vector).buffer));
       for (const g of m.graph) graph.run(m.content_hash, g.to, 0.8, '["semantic"]', null, m.updated_at, g.rel);
     }

@@ -8,7 +8,8 @@
  * Choices: the content hash is the source id (stable across the source's own rewrites, and what
  * its graph refers to; the integer id goes to provenance). memory_type maps onto type and tier
  * by its ontology's base type (`TYPE_MAP`; subtypes with their base), the original kept in
- * provenance; the metadata object and columns engram has no field for go to provenance;
+ * provenance; access_count and last_accessed_at (in metadata) are engram's usage; the metadata
+ * object and the columns engram has no field for go to provenance;
  * `valid_until` becomes expires_at; tombstones are not imported and are reported.
  */
 import { EngramError } from '../../errors.js';
@@ -47,7 +48,9 @@ export const TYPE_MAP: Readonly<Record<string, { type: ItemType; tier?: Tier }>>
 };
 
 const MAPPED = ['tags', 'memory_type', 'metadata', 'created_at', 'updated_at'];
-const KNOWN = new Set([...MAPPED, 'id', 'content', 'content_hash', 'created_at_iso', 'updated_at_iso', 'deleted_at', 'valid_until']);
+const KNOWN = new Set([
+  ...MAPPED, 'id', 'content', 'content_hash', 'created_at_iso', 'updated_at_iso', 'deleted_at', 'valid_until', 'last_accessed_at',
+]);
 const READ = ['memories', 'memory_embeddings', 'memory_graph', 'metadata'];
 
 function notMcpMemory(db: ForeignDatabase): EngramError {
@@ -103,6 +106,14 @@ function typeFields(row: ForeignRow, record: SourceRecord, provenance: Provenanc
   if (mapped.tier !== undefined) record.tier = mapped.tier;
 }
 
+/** Access tracking: `metadata.access_count`, and `last_accessed_at` (a column, or in metadata). */
+function usageFields(row: ForeignRow, metadata: Record<string, unknown>, record: SourceRecord): void {
+  const count = numberOf(metadata.access_count);
+  if (count !== undefined && Number.isInteger(count) && count >= 0) record.usage_count = count;
+  const last = toRfc3339(row.last_accessed_at) ?? toRfc3339(metadata.last_accessed_at);
+  if (last !== undefined) record.last_used_at = last;
+}
+
 function dateOf(row: ForeignRow, column: string, record: SourceRecord, notes: Unmapped[]): string | undefined {
   for (const value of [row[column], row[`${column}_iso`]]) {
     if (value === undefined || value === null || value === '') continue;
@@ -128,8 +139,10 @@ function recordOf(row: ForeignRow, vectorOf: VectorOf): { record: SourceRecord; 
     record.tags = values;
   }
   typeFields(row, record, provenance, notes);
-  const metadata = parseJson(row.metadata);
-  if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
+  const parsed = parseJson(row.metadata);
+  const metadata = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Provenance) : undefined;
+  usageFields(row, metadata ?? {}, record);
+  if (metadata !== undefined) {
     if (Object.keys(metadata).length > 0) provenance.metadata = metadata;
   } else if (text(row.metadata) !== undefined) {
     provenance.metadata_text = row.metadata;
@@ -200,6 +213,7 @@ export const mcpMemoryServiceSource: ImportSource = {
     ['memory_type', 'type and tier (observation → note/stm, learning and error → fact/mtm, pattern → pattern/mtm, decision → decision/ltm)'],
     ['created_at, updated_at (or *_iso)', 'created_at, updated_at (RFC 3339)'],
     ['valid_until', 'expires_at'],
+    ['metadata.access_count, last_accessed_at', 'usage_count, last_used_at'],
     ['metadata, id, memory_type, other columns', 'provenance'],
     ['memory_embeddings (vec0)', 'vector (when the dimension matches the embedder)'],
     ['memory_graph', 'links (causes, fixes, follows → related)'],

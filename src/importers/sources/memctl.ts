@@ -10,8 +10,10 @@
  * validation `contested` and `retracted` become `contradicted` (the original kept in provenance);
  * `refines` links become `derived_from`, other unknown relations `related`; an item's
  * `superseded_by` becomes a `supersedes` link from the newer item; archived items (memctl's soft
- * delete, and the originals a consolidation merged) are not imported and are reported; the other
- * memctl fields (usage, rule and corpus ids, the ingested file, palace location) go to provenance.
+ * delete, and the originals a consolidation merged) are imported archived; usage is engram's
+ * usage; the other memctl fields (rule and corpus ids, the ingested file, palace location) go to
+ * provenance. `memory_events`, memctl's audit log of reads and writes, holds no memory and is
+ * not read (the import writes engram's own events); another table nobody maps is reported.
  */
 import { EngramError } from '../../errors.js';
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
@@ -40,7 +42,10 @@ const KNOWN = new Set([
   'content_hash', 'corpus_id', 'injectable',
 ]);
 /** Tables read, or memctl's own bookkeeping that holds no memory. */
-const READ = ['memory_items', 'memory_revisions', 'memory_links', 'corpus_hashes', 'corpus_metadata', 'memory_embeddings', 'memory_palace_locations', 'schema_meta'];
+const READ = [
+  'memory_items', 'memory_revisions', 'memory_links', 'corpus_hashes', 'corpus_metadata', 'memory_embeddings',
+  'memory_palace_locations', 'schema_meta', 'memory_events',
+];
 
 function notMemctl(db: ForeignDatabase): EngramError {
   const other = db.columns('memories').includes('content_hash')
@@ -103,8 +108,14 @@ function enumFields(row: ForeignRow, record: SourceRecord, provenance: Provenanc
   }
 }
 
+function usageFields(row: ForeignRow, record: SourceRecord): void {
+  const usage = numberOf(row.usage_count);
+  if (usage !== undefined && Number.isInteger(usage) && usage >= 0) record.usage_count = usage;
+  if (numberOf(row.archived) === 1) record.archived = true;
+}
+
 function dateFields(row: ForeignRow, record: SourceRecord, notes: Unmapped[]): void {
-  for (const column of ['created_at', 'updated_at', 'expires_at'] as const) {
+  for (const column of ['created_at', 'updated_at', 'expires_at', 'last_used_at'] as const) {
     const value = row[column];
     if (value === undefined || value === null || value === '') continue;
     const date = toRfc3339(value);
@@ -143,10 +154,6 @@ function provenanceOf(
   }
   const label = ctx.labels.get(text(row.corpus_id) ?? '');
   if (label !== undefined) provenance.corpus_label = label;
-  const usage = numberOf(row.usage_count);
-  if (usage !== undefined && usage > 0) provenance.usage_count = usage;
-  const lastUsed = toRfc3339(row.last_used_at);
-  if (lastUsed !== undefined) provenance.last_used_at = lastUsed;
   if (numberOf(row.injectable) === 0) {
     provenance.injectable = false;
     notes.push({ where: id, field: 'injectable', reason: 'quarantined in memctl (injectable=0); engram screens it again on import' });
@@ -170,6 +177,7 @@ function recordOf(row: ForeignRow, ctx: Context): { record?: SourceRecord; notes
   setIf(record, 'tags', listField(row, 'tags', id, notes));
   setIf(record, 'entities', listField(row, 'entities', id, notes));
   dateFields(row, record, notes);
+  usageFields(row, record);
   provenanceOf(row, ctx, record, provenance, notes);
   const revisions = ctx.revisions?.(id, { content, title: record.title }, notes);
   if (revisions !== undefined && revisions.length > 0) record.revisions = revisions;
@@ -191,8 +199,7 @@ function schemaNotes(db: ForeignDatabase, columns: readonly string[]): Unmapped[
   }
   for (const table of unreadTables(db, READ)) {
     const count = numberOf(db.prepare(`SELECT count(*) AS n FROM "${table.replace(/"/g, '""')}"`).get()?.n) ?? 0;
-    const why = table === 'memory_events' ? 'memctl\'s audit log; engram keeps its own events from the import on' : 'not a memctl table engram maps';
-    notes.push({ where: table, field: table, reason: `${count} rows not imported: ${why}` });
+    notes.push({ where: table, field: table, reason: `${count} rows not imported: not a memctl table engram maps` });
   }
   return notes;
 }
@@ -201,12 +208,10 @@ function* entries(db: ForeignDatabase): Generator<SourceEntry> {
   const columns = db.columns('memory_items');
   if (!columns.includes('id') || !columns.includes('content')) throw notMemctl(db);
   for (const unmapped of schemaNotes(db, columns)) yield { unmapped };
-  const archivedColumn = columns.includes('archived') ? 'archived' : '0';
-  const supersededColumn = columns.includes('superseded_by') ? 'superseded_by' : 'NULL';
-  const state = new Map<string, { archived: boolean; newer?: string }>();
-  for (const row of db.prepare(`SELECT id, ${archivedColumn} AS archived, ${supersededColumn} AS newer FROM memory_items`).iterate()) {
+  const ids = new Set<string>();
+  for (const row of db.prepare('SELECT id FROM memory_items').iterate()) {
     const id = text(row.id);
-    if (id !== undefined) state.set(id, { archived: numberOf(row.archived) === 1, newer: text(row.newer) });
+    if (id !== undefined) ids.add(id);
   }
   const ctx: Context = {
     revisions: revisionReader(db),
@@ -215,20 +220,9 @@ function* entries(db: ForeignDatabase): Generator<SourceEntry> {
     links: loadLinks(db, columns),
     files: loadCorpus(db),
     labels: loadCorpusLabels(db),
-    absent: (id) => {
-      const found = state.get(id);
-      if (found === undefined) return 'is not in the database';
-      return found.archived ? 'is archived and not imported' : undefined;
-    },
+    absent: (id) => (ids.has(id) ? undefined : 'is not in the database'),
   };
   for (const row of db.prepare('SELECT * FROM memory_items ORDER BY rowid').iterate()) {
-    const id = text(row.id) ?? String(plain(row.id));
-    const found = state.get(id);
-    if (found?.archived === true) {
-      const by = found.newer === undefined ? '' : ` (superseded by ${found.newer})`;
-      yield { unmapped: { where: id, reason: `archived in memctl${by}; not imported` } };
-      continue;
-    }
     const { record, notes } = recordOf(row, ctx);
     for (const unmapped of notes) yield { unmapped };
     if (record !== undefined) yield { record };
@@ -246,11 +240,12 @@ export const memctlSource: ImportSource = {
     ['validation (contested, retracted → contradicted)', 'validation'],
     ['created_at, updated_at, expires_at', 'created_at, updated_at, expires_at (RFC 3339)'],
     ['provenance_json.source_id, corpus_hashes.file_path', 'source'],
-    ['provenance_json, rule_id, corpus_id, usage_count, corpus_hashes, palace', 'provenance'],
+    ['usage_count, last_used_at, archived', 'usage_count, last_used_at, archived'],
+    ['provenance_json, rule_id, corpus_id, corpus_hashes, palace', 'provenance'],
     ['memory_revisions.snapshot', 'history (past versions)'],
     ['memory_links, links_json, superseded_by', 'links (refines → derived_from)'],
     ['memory_embeddings.vector', 'vector (when the dimension matches the embedder)'],
-    ['archived items, memory_events', 'not imported (reported)'],
+    ['memory_events (the audit log)', 'not imported (the import writes its own events)'],
   ],
   async* read(path: string): AsyncIterable<SourceEntry> {
     const { openForeignDatabase } = await import('../../store/sqlite/foreign.js');
