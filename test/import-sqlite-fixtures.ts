@@ -48,6 +48,10 @@ export interface FixtureOptions {
   count?: number;
   /** Item indexes whose content carries a planted secret. */
   secretsAt?: readonly number[];
+  /** memctl: items whose first past version (only) carries one. */
+  draftSecretsAt?: readonly number[];
+  /** mcp-memory-service: memories whose metadata carries one. */
+  metadataSecretsAt?: readonly number[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,7 +133,8 @@ export interface MemctlItem {
 
 export const memctlId = (i: number) => `MEM-${(0xa00000000000 + i).toString(16)}`;
 
-function memctlItem(i: number, count: number, secretsAt: readonly number[]): MemctlItem {
+function memctlItem(i: number, count: number, options: FixtureOptions): MemctlItem {
+  const secretsAt = options.secretsAt ?? [];
   const id = memctlId(i);
   const created = BASE_EPOCH + i * 3600;
   const word = WORDS[i % WORDS.length] ?? 'cache';
@@ -173,7 +178,8 @@ function memctlItem(i: number, count: number, secretsAt: readonly number[]): Mem
     content_hash: `sha256:${sha256(content)}`,
     corpus_id: file === undefined ? null : 'corp_q1',
     injectable: i % 90 === 45 ? 0 : 1,
-    drafts: Array.from({ length: i % 3 }, (_, k) => `${content} (draft ${k + 1})`),
+    drafts: Array.from({ length: i % 3 }, (_, k) =>
+      k === 0 && options.draftSecretsAt?.includes(i) === true ? `${content} ${plantedSecret(i + 1).text}` : `${content} (draft ${k + 1})`),
     badRevision: i % 200 === 17,
     links,
     vector: i % 5 === 0 ? Array.from({ length: 8 }, (_, k) => Math.fround(((i + k) % 13) / 13)) : undefined,
@@ -190,7 +196,7 @@ export function makeMemctlDb(dir: string, options: FixtureOptions = {}): { path:
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.exec(MEMCTL_SCHEMA);
-  const items = Array.from({ length: count }, (_, i) => memctlItem(i, count, options.secretsAt ?? []));
+  const items = Array.from({ length: count }, (_, i) => memctlItem(i, count, options));
   const columns = ['id', 'tier', 'type', 'title', 'content', 'tags', 'entities', 'links_json', 'provenance_json', 'confidence',
     'validation', 'scope', 'expires_at', 'usage_count', 'last_used_at', 'created_at', 'updated_at', 'rule_id',
     'superseded_by', 'archived', 'content_hash', 'corpus_id', 'injectable'] as const;
@@ -263,7 +269,8 @@ export interface McpMemory {
   graph: { to: string; rel: string }[];
 }
 
-function mcpMemory(i: number, secretsAt: readonly number[]): McpMemory {
+function mcpMemory(i: number, options: FixtureOptions): McpMemory {
+  const secretsAt = options.secretsAt ?? [];
   const word = WORDS[(i * 3) % WORDS.length] ?? 'cache';
   const content = secretsAt.includes(i) ? `Session note ${i}: ${plantedSecret(i).text}` : `Session note ${i}: ${word} behaves differently under load (${sha256(`m${i}`).slice(0, 8)}).`;
   const created = BASE_EPOCH + i * 60.5;
@@ -273,12 +280,17 @@ function mcpMemory(i: number, secretsAt: readonly number[]): McpMemory {
     content_hash: sha256(content),
     tags: i % 200 === 7 ? '{"k":1}' : [`${word},load, session-${i % 4}`, JSON.stringify(['x', `y${i % 5}`]), ''][i % 3]!,
     memory_type: MCP_TYPES[i % MCP_TYPES.length] ?? null,
-    metadata: i % 150 === 3 ? 'not json at all' : i % 4 === 0 ? '{}' : JSON.stringify({
-      source: 'claude-code',
-      session: `s${i % 10}`,
-      quality_score: 0.5,
-      ...(i % 4 === 1 ? { access_count: i % 7, last_accessed_at: created + 500 } : {}),
-    }),
+    metadata: i % 150 === 3
+      ? 'not json at all'
+      : i % 4 === 0
+        ? '{}'
+        : JSON.stringify({
+            source: 'claude-code',
+            session: `s${i % 10}`,
+            quality_score: 0.5,
+            ...(options.metadataSecretsAt?.includes(i) === true ? { note: plantedSecret(i).text } : {}),
+            ...(i % 4 === 1 ? { access_count: i % 7, last_accessed_at: created + 500 } : {}),
+          }),
     created_at: i % 5 === 0 ? null : created,
     updated_at: created + 30,
     created_at_iso: isoAt(created),
@@ -314,7 +326,7 @@ export function makeMcpMemoryDb(dir: string, options: FixtureOptions = {}): { pa
     INSERT INTO metadata VALUES ('distance_metric', 'cosine');
     INSERT INTO memory_conflicts (a, b) VALUES ('x', 'y'), ('y', 'z');
   `);
-  const memories = Array.from({ length: count }, (_, i) => mcpMemory(i, options.secretsAt ?? []));
+  const memories = Array.from({ length: count }, (_, i) => mcpMemory(i, options));
   const edge = (from: McpMemory | undefined, to: McpMemory | undefined, rel: string) => {
     if (from === undefined || to === undefined) return;
     from.graph.push({ to: to.content_hash, rel });
