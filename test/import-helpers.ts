@@ -52,7 +52,7 @@ export interface Report {
   vectors: { kept: number; dropped: number; reasons: Record<string, number> };
   refusals: { where: string; error: string; message: string; rules?: { rule: string; excerpt: string }[] }[];
   not_mapped: { where: string; field?: string; reason: string }[];
-  mapping?: [string, string][];
+  mapping?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** Runs `engram --db DB import --from FROM PATH ...extra` and returns the run and its report. */

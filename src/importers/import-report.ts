@@ -70,8 +70,3 @@ export function emptyReport(from: ImportSourceName, path: string, dryRun: boolea
     not_mapped: [],
   };
 }
-
-/** True when something of the source is not in engram after the run (the CLI exits 1). */
-export function hasLosses(report: SourceImportReport): boolean {
-  return report.refusals.length > 0 || report.not_mapped.length > 0;
-}

@@ -16,7 +16,7 @@ import { emptyReport, type SourceImportReport } from './import-report.js';
 import { keepVector, type VectorTarget, vectorTarget } from './keep-vectors.js';
 import { type PendingLink, writeLinks } from './link-records.js';
 import { candidateIds, isImportOf, type MapContext, type MappedRecord, mapRecord, refusalOf, withId } from './map-record.js';
-import type { ImportSourceName, SourceEntry } from './source.js';
+import type { ImportSource, ImportSourceName, SourceEntry } from './source.js';
 
 export type { SourceImportReport } from './import-report.js';
 import { loadSource } from './sources/index.js';
@@ -135,7 +135,15 @@ function countUnmapped(run: Run, entry: Extract<SourceEntry, { unmapped: unknown
  * console.log(report.created, report.refused, report.not_mapped);
  */
 export async function importFrom(ctx: OperationContext, input: ImportFromInput): Promise<SourceImportReport> {
-  const source = await loadSource(input.from);
+  return runImport(ctx, await loadSource(input.from), input);
+}
+
+/** {@link importFrom} with the reader given (a source's tests, a library user's own reader). */
+export async function runImport(
+  ctx: OperationContext,
+  source: ImportSource,
+  input: ImportFromInput,
+): Promise<SourceImportReport> {
   const dryRun = input.dryRun === true;
   const report = emptyReport(input.from, input.path, dryRun);
   if (dryRun) report.mapping = source.mapping;
