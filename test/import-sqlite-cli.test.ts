@@ -102,6 +102,8 @@ test('memctl: a 1,200-item memory.db imported through the CLI, field by field; s
     assert.equal(got.expires_at, item.expires_at === null ? null : utc(item.expires_at), at);
     assert.equal(got.source, item.file ?? null, at);
     assert.equal(got.archived, item.archived === 1, at);
+    assert.equal(got.corpus_id, item.corpus_id, at);
+    if (item.injectable === 0) assert.equal(got.injectable, false, `${at}: memctl's quarantine kept`);
     assert.equal(got.usage_count, item.usage_count, at);
     assert.equal(got.last_used_at, item.last_used_at === null ? null : utc(item.last_used_at), at);
     const mark = got.provenance?.import as Record<string, unknown>;

@@ -87,14 +87,14 @@ function expectMemctl(item: MemctlItem, record: SourceRecord, read: Read, byId: 
   assert.equal(p.source_kind, item.file === undefined ? 'chat' : 'doc', at);
   assert.deepEqual(p.chunk_ids, item.file === undefined ? undefined : [`chunk-${item.index}`], at);
   assert.equal((p.file as { path?: string } | undefined)?.path, item.file, at);
-  assert.equal(p.corpus_id, item.corpus_id ?? undefined, at);
+  assert.equal(record.corpus_id, item.corpus_id ?? undefined, at);
   assert.equal(p.corpus_label, item.corpus_id === null ? undefined : 'Q1 corpus', at);
   assert.equal(p.rule_id, item.rule_id ?? undefined, at);
   assert.equal(p.content_hash, item.content_hash, at);
   assert.equal(record.usage_count, item.usage_count, at);
   assert.equal(record.last_used_at, item.last_used_at === null ? undefined : utc(item.last_used_at), at);
   assert.equal(record.archived, item.archived === 1 ? true : undefined, at);
-  assert.equal(p.injectable, item.injectable === 0 ? false : undefined, at);
+  assert.equal(record.injectable, item.injectable === 0 ? false : undefined, at);
   assert.equal(p.type, item.type === 'process' || item.type === 'hunch' ? item.type : undefined, at);
   const palace = p.palace as Record<string, unknown> | undefined;
   const { assigned_at: assigned, ...location } = palace ?? {};
@@ -128,7 +128,6 @@ function expectMemctl(item: MemctlItem, record: SourceRecord, read: Read, byId: 
   assert.equal(fields.has('tags'), item.tags.startsWith('{'), at);
   assert.equal(fields.has('confidence'), item.confidence > 1, at);
   assert.equal(fields.has('created_at'), item.created_at.startsWith('sometime'), at);
-  assert.equal(fields.has('injectable'), item.injectable === 0, at);
   assert.equal(fields.has('memory_embeddings'), item.badVector, at);
 }
 

@@ -10,10 +10,11 @@
  * validation `contested` and `retracted` become `contradicted` (the original kept in provenance);
  * `refines` links become `derived_from`, other unknown relations `related`; an item's
  * `superseded_by` becomes a `supersedes` link from the newer item; archived items (memctl's soft
- * delete, and the originals a consolidation merged) are imported archived; usage is engram's
- * usage; the other memctl fields (rule and corpus ids, the ingested file, palace location) go to
- * provenance. `memory_events`, memctl's audit log of reads and writes, holds no memory and is
- * not read (the import writes engram's own events); another table nobody maps is reported.
+ * delete, and the originals a consolidation merged) are imported archived; usage, `injectable`
+ * and `corpus_id` are engram's own fields; the other memctl fields (rule id, corpus label, the
+ * ingested file, palace location) go to provenance. `memory_events`, memctl's audit log of reads
+ * and writes, holds no memory and is not read (the import writes engram's own events); another
+ * table nobody maps is reported.
  */
 import { EngramError } from '../../errors.js';
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
@@ -108,10 +109,13 @@ function enumFields(row: ForeignRow, record: SourceRecord, provenance: Provenanc
   }
 }
 
+/** Usage, the archived flag (memctl's soft delete), injectable and the corpus: engram's own fields. */
 function usageFields(row: ForeignRow, record: SourceRecord): void {
   const usage = numberOf(row.usage_count);
   if (usage !== undefined && Number.isInteger(usage) && usage >= 0) record.usage_count = usage;
   if (numberOf(row.archived) === 1) record.archived = true;
+  if (numberOf(row.injectable) === 0) record.injectable = false;
+  setIf(record, 'corpus_id', text(row.corpus_id));
 }
 
 function dateFields(row: ForeignRow, record: SourceRecord, notes: Unmapped[]): void {
@@ -148,16 +152,12 @@ function provenanceOf(
     provenance.file = file;
     if (record.source === undefined) setIf(record, 'source', file.path as string | undefined);
   }
-  for (const column of ['rule_id', 'corpus_id', 'content_hash']) {
+  for (const column of ['rule_id', 'content_hash']) {
     const value = text(row[column]);
     if (value !== undefined) provenance[column] = value;
   }
   const label = ctx.labels.get(text(row.corpus_id) ?? '');
   if (label !== undefined) provenance.corpus_label = label;
-  if (numberOf(row.injectable) === 0) {
-    provenance.injectable = false;
-    notes.push({ where: id, field: 'injectable', reason: 'quarantined in memctl (injectable=0); engram screens it again on import' });
-  }
   const palace = ctx.palace?.(id);
   if (palace !== undefined) provenance.palace = palace;
   const extra = extraColumns(row, KNOWN);
@@ -240,8 +240,8 @@ export const memctlSource: ImportSource = {
     ['validation (contested, retracted → contradicted)', 'validation'],
     ['created_at, updated_at, expires_at', 'created_at, updated_at, expires_at (RFC 3339)'],
     ['provenance_json.source_id, corpus_hashes.file_path', 'source'],
-    ['usage_count, last_used_at, archived', 'usage_count, last_used_at, archived'],
-    ['provenance_json, rule_id, corpus_id, corpus_hashes, palace', 'provenance'],
+    ['usage_count, last_used_at, archived, injectable, corpus_id', 'the same fields'],
+    ['provenance_json, rule_id, corpus_label, corpus_hashes, palace', 'provenance'],
     ['memory_revisions.snapshot', 'history (past versions)'],
     ['memory_links, links_json, superseded_by', 'links (refines → derived_from)'],
     ['memory_embeddings.vector', 'vector (when the dimension matches the embedder)'],
