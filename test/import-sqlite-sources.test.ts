@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { isEngramError } from '../src/errors.js';
+import { openEngram } from '../src/index.js';
 import type { ImportSource, SourceEntry, SourceRecord, Unmapped } from '../src/importers/source.js';
 import { mcpMemoryServiceSource, TYPE_MAP } from '../src/importers/sources/mcp-memory-service.js';
 import { memctlSource } from '../src/importers/sources/memctl.js';
@@ -203,9 +204,37 @@ test('memctl and mcp-memory-service: a file that is not the source is a PARAM_ER
   const mcp = makeMcpMemoryDb(dir, { count: 3 }).path;
   await rejects(memctlSource, mcp, /not a memctl .* mcp-memory-service database/s);
   await rejects(mcpMemoryServiceSource, memctl, /not an mcp-memory-service one.*memctl \/ RAGIX database/s);
+  const engram = join(dir, 'engram.db');
+  const store = await openEngram({ path: engram });
+  store.close();
+  await rejects(memctlSource, engram, /is an engram store, not a memctl/);
   const empty = join(dir, 'empty.db');
   new Database(empty).close();
   await rejects(memctlSource, empty, /not a memctl \/ RAGIX one/);
+});
+
+test('memctl: a damaged database is a DB_ERROR naming the file, not a driver error', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t);
+  const { path } = makeMemctlDb(dir, { count: 400 });
+  const intact = readFileSync(path);
+  const page = intact.readUInt16BE(16);
+  // The schema's pages damaged (the open fails), then only the last third (a read fails).
+  for (const from of [page, Math.floor(intact.length / page / 1.5) * page]) {
+    const bytes = Buffer.from(intact);
+    bytes.fill(0x5a, from, bytes.length - page);
+    writeFileSync(path, bytes);
+    await assert.rejects(
+      async () => {
+        for await (const entry of memctlSource.read(path)) void entry;
+      },
+      (error: unknown) => {
+        assert.ok(isEngramError(error), String(error));
+        assert.equal(error.code, 'DB_ERROR', error.message);
+        assert.match(error.message, /Cannot read .*memory\.db: database disk image is malformed/);
+        return true;
+      },
+    );
+  }
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -114,13 +114,14 @@ function usageFields(row: ForeignRow, metadata: Record<string, unknown>, record:
   if (last !== undefined) record.last_used_at = last;
 }
 
+/** The epoch column, else its ISO twin; a note when one holds something and neither is a date. */
 function dateOf(row: ForeignRow, column: string, record: SourceRecord, notes: Unmapped[]): string | undefined {
-  for (const value of [row[column], row[`${column}_iso`]]) {
-    if (value === undefined || value === null || value === '') continue;
+  const values = [row[column], row[`${column}_iso`]].filter((v) => v !== undefined && v !== null && v !== '');
+  for (const value of values) {
     const date = toRfc3339(value);
     if (date !== undefined) return date;
-    notes.push({ where: record.sourceId, field: column, reason: `not a date: ${String(value).slice(0, 40)}` });
   }
+  if (values.length > 0) notes.push({ where: record.sourceId, field: column, reason: `not a date: ${String(values[0]).slice(0, 40)}` });
   return undefined;
 }
 

@@ -49,6 +49,13 @@ const READ = [
 ];
 
 function notMemctl(db: ForeignDatabase): EngramError {
+  const columns = db.columns('memory_items');
+  if (columns.includes('secrecy') && columns.includes('layer') && !columns.includes('provenance_json')) {
+    return new EngramError('PARAM_ERROR', `${db.path} is an engram store, not a memctl / RAGIX one`, {
+      hint: 'Copy items between engram stores with an export and an import of its lines.',
+      details: { path: db.path },
+    });
+  }
   const other = db.columns('memories').includes('content_hash')
     ? ' It looks like an mcp-memory-service database: import it as that source.'
     : '';
@@ -206,7 +213,7 @@ function schemaNotes(db: ForeignDatabase, columns: readonly string[]): Unmapped[
 
 function* entries(db: ForeignDatabase): Generator<SourceEntry> {
   const columns = db.columns('memory_items');
-  if (!columns.includes('id') || !columns.includes('content')) throw notMemctl(db);
+  if (!columns.includes('id') || !columns.includes('content') || columns.includes('secrecy')) throw notMemctl(db);
   for (const unmapped of schemaNotes(db, columns)) yield { unmapped };
   const ids = new Set<string>();
   for (const row of db.prepare('SELECT id FROM memory_items').iterate()) {
