@@ -174,12 +174,20 @@ test('mcp-memory-service: a 1,100-memory sqlite_vec.db imported through the CLI,
     assert.equal(got.created_at, created, at);
     assert.equal(got.updated_at, new Date(m.updated_at * 1000).toISOString(), at);
     assert.equal(got.expires_at, m.valid_until, at);
+    assert.equal(got.archived, m.superseded_by !== null, `${at}: a superseded version is archived`);
+    if (m.confidence !== null && m.confidence <= 1) assert.equal(got.confidence, m.confidence, at);
     const mark = got.provenance?.import as Record<string, unknown>;
     assert.deepEqual([mark.from, mark.source_id, mark.id, mark.memory_type], ['mcp-memory-service', m.content_hash, m.id, m.memory_type ?? undefined], at);
     if (m.memory_type === 'decision') assert.deepEqual([got.type, got.tier], ['decision', 'ltm'], at);
     if (m.memory_type === 'observation') assert.deepEqual([got.type, got.tier], ['note', 'stm'], at);
     if (m.memory_type === 'learning') assert.deepEqual([got.type, got.tier], ['fact', 'mtm'], at);
   }
+
+  const engram = await openEngram({ path: db });
+  const lineage = await engram.links(stored.get(memories[60]?.content_hash ?? '')?.id ?? '');
+  engram.close();
+  const older = stored.get(memories[59]?.content_hash ?? '')?.id;
+  assert.ok(lineage.some((l) => l.type === 'supersedes' && l.dst_id === older), 'memory evolution: the new version supersedes the old');
 
   const again = run(db, embedder, 'mcp-memory-service', path);
   assertAddsUp(again.report);

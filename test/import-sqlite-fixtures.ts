@@ -263,6 +263,12 @@ export interface McpMemory {
   updated_at_iso: string;
   deleted_at: number | null;
   last_accessed_at: number | null;
+  /** Memory evolution (migration 011): lineage, version, confidence, last access in whole seconds. */
+  parent_id: string | null;
+  superseded_by: string | null;
+  version: number;
+  confidence: number | null;
+  last_accessed: number | null;
   strength: number;
   valid_until: string | null;
   vector: number[];
@@ -297,6 +303,11 @@ function mcpMemory(i: number, options: FixtureOptions): McpMemory {
     updated_at_iso: isoAt(created + 30),
     deleted_at: i % 100 === 99 ? created + 100 : null,
     last_accessed_at: i % 9 === 0 ? created + 900 : null,
+    parent_id: null,
+    superseded_by: null,
+    version: 1,
+    confidence: i === 777 ? 1.5 : i % 7 === 0 ? (i % 10) / 10 : null,
+    last_accessed: i % 11 === 0 ? Math.floor(created) + 1200 : null,
     strength: 1 + (i % 3) / 10,
     valid_until: i % 30 === 0 ? isoAt(created + 86400 * 30) : null,
     vector: Array.from({ length: 8 }, (_, k) => Math.fround(((i * 7 + k) % 17) / 17)),
@@ -316,7 +327,8 @@ export function makeMcpMemoryDb(dir: string, options: FixtureOptions = {}): { pa
     CREATE TABLE memories (id INTEGER PRIMARY KEY AUTOINCREMENT, content_hash TEXT UNIQUE NOT NULL, content TEXT NOT NULL,
       tags TEXT, memory_type TEXT, metadata TEXT, created_at REAL, updated_at REAL, created_at_iso TEXT,
       updated_at_iso TEXT, deleted_at REAL DEFAULT NULL, strength REAL DEFAULT 1.0, valid_until TEXT DEFAULT NULL,
-      last_accessed_at REAL DEFAULT NULL);
+      last_accessed_at REAL DEFAULT NULL, parent_id TEXT, version INTEGER DEFAULT 1, confidence REAL DEFAULT 1.0,
+      last_accessed INTEGER, superseded_by TEXT);
     CREATE VIRTUAL TABLE memory_embeddings USING vec0(content_embedding FLOAT[8] distance_metric=cosine);
     CREATE VIRTUAL TABLE memory_content_fts USING fts5(content, content='memories', content_rowid='id', tokenize='trigram');
     CREATE TABLE memory_graph (source_hash TEXT NOT NULL, target_hash TEXT NOT NULL, similarity REAL NOT NULL,
@@ -339,15 +351,25 @@ export function makeMcpMemoryDb(dir: string, options: FixtureOptions = {}): { pa
     }
     if (i % 25 === 3) edge(m, memories[i - 3], 'causes');
     if (i % 100 === 98) edge(m, memories[i + 1], 'follows');
+    // Memory evolution: a new version of the one before, which it supersedes; a derived memory.
+    const before = memories[i - 1];
+    if (i % 50 === 10 && before !== undefined) {
+      m.parent_id = before.content_hash;
+      m.version = 2;
+      before.superseded_by = m.content_hash;
+    }
+    if (i % 50 === 30) m.parent_id = memories[i - 5]?.content_hash ?? null;
   });
   const insert = db.prepare(`INSERT INTO memories (id, content_hash, content, tags, memory_type, metadata, created_at, updated_at,
-    created_at_iso, updated_at_iso, deleted_at, strength, valid_until, last_accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    created_at_iso, updated_at_iso, deleted_at, strength, valid_until, last_accessed_at, parent_id, version, confidence,
+    last_accessed, superseded_by) VALUES (${Array.from({ length: 19 }, () => '?').join(', ')})`);
   const vector = db.prepare('INSERT INTO memory_embeddings (rowid, content_embedding) VALUES (?, ?)');
   const graph = db.prepare('INSERT INTO memory_graph VALUES (?, ?, ?, ?, ?, ?, ?)');
   db.transaction(() => {
     for (const m of memories) {
       insert.run(m.id, m.content_hash, m.content, m.tags, m.memory_type, m.metadata, m.created_at, m.updated_at,
-        m.created_at_iso, m.updated_at_iso, m.deleted_at, m.strength, m.valid_until, m.last_accessed_at);
+        m.created_at_iso, m.updated_at_iso, m.deleted_at, m.strength, m.valid_until, m.last_accessed_at, m.parent_id,
+        m.version, m.confidence, m.last_accessed, m.superseded_by);
       vector.run(BigInt(m.id), Buffer.from(new Float32Array(m.vector).buffer));
       for (const g of m.graph) graph.run(m.content_hash, g.to, 0.8, '["semantic"]', null, m.updated_at, g.rel);
     }

@@ -241,7 +241,22 @@ test('memctl: a damaged database is a DB_ERROR naming the file, not a driver err
 // mcp-memory-service
 // ---------------------------------------------------------------------------------------------
 
-function expectMcp(m: McpMemory, record: SourceRecord, read: Read, live: Set<string>): void {
+/** The memory's outgoing links as the source holds them: its graph edges and its lineage. */
+function mcpEdges(m: McpMemory, memories: readonly McpMemory[]): { to: string; rel: string }[] {
+  const edges = [...m.graph];
+  for (const other of memories) if (other.superseded_by === m.content_hash) edges.push({ to: other.content_hash, rel: 'supersedes' });
+  const parent = memories.find((other) => other.content_hash === m.parent_id);
+  if (parent !== undefined && parent.superseded_by !== m.content_hash) edges.push({ to: parent.content_hash, rel: 'derived_from' });
+  return edges;
+}
+
+function expectMcp(
+  m: McpMemory,
+  record: SourceRecord,
+  read: Read,
+  live: Set<string>,
+  memories: readonly McpMemory[],
+): void {
   const at = `memory ${m.id}`;
   assert.equal(record.content, m.content, at);
   const p = record.provenance ?? {};
@@ -258,21 +273,26 @@ function expectMcp(m: McpMemory, record: SourceRecord, read: Read, live: Set<str
   assert.equal(record.created_at, created, 'created_at, or created_at_iso when it is null');
   assert.equal(record.updated_at, new Date(m.updated_at * 1000).toISOString(), at);
   assert.equal(record.expires_at, m.valid_until ?? undefined, at);
-  assert.deepEqual(p.columns, { strength: m.strength }, at);
+  assert.deepEqual(p.columns, { strength: m.strength, version: m.version }, at);
+  assert.equal(record.confidence, m.confidence !== null && m.confidence <= 1 ? m.confidence : undefined, at);
+  assert.equal(record.archived, m.superseded_by === null ? undefined : true, 'a superseded version is archived');
   const meta = m.metadata.startsWith('{') ? JSON.parse(m.metadata) as { access_count?: number; last_accessed_at?: number } : {};
   assert.equal(record.usage_count, meta.access_count, at);
-  const last = m.last_accessed_at ?? meta.last_accessed_at;
+  const last = m.last_accessed_at ?? m.last_accessed ?? meta.last_accessed_at;
   assert.equal(record.last_used_at, last === undefined ? undefined : new Date(last * 1000).toISOString(), at);
   assert.deepEqual([...(record.vector ?? [])], m.vector, at);
-  const kept = m.graph.filter((g) => live.has(g.to));
-  const type = (rel: string) => (['supports', 'related', 'contradicts'].includes(rel) ? rel : 'related');
+  const edges = mcpEdges(m, memories);
+  const kept = edges.filter((g) => live.has(g.to));
+  const exact = ['supports', 'related', 'contradicts', 'supersedes', 'derived_from'];
+  const type = (rel: string) => (exact.includes(rel) ? rel : 'related');
   assert.deepEqual((record.links ?? []).map((l) => `${l.type}>${l.to}`).sort(), kept.map((g) => `${type(g.rel)}>${g.to}`).sort(), at);
   const fields = notesOf(read, m.content_hash).map((n) => n.field).sort();
   const expected = [
     ...(m.tags.startsWith('{') ? ['tags'] : []),
     ...(m.memory_type === 'whimsy' ? ['memory_type'] : []),
     ...(m.metadata === 'not json at all' ? ['metadata'] : []),
-    ...m.graph.filter((g) => !live.has(g.to) || !['supports', 'related', 'contradicts'].includes(g.rel)).map(() => 'links'),
+    ...(m.confidence !== null && m.confidence > 1 ? ['confidence'] : []),
+    ...edges.filter((g) => !live.has(g.to) || !exact.includes(g.rel)).map(() => 'links'),
   ].sort();
   assert.deepEqual(fields, expected, at);
 }
@@ -290,11 +310,18 @@ test('mcp-memory-service: a generated sqlite_vec.db of 1,100 memories is read fi
   for (const s of read.skipped) assert.match(s.reason, /tombstone/);
   for (const m of memories) {
     if (m.deleted_at !== null) continue;
-    expectMcp(m, read.records.get(m.content_hash) as SourceRecord, read, live);
+    expectMcp(m, read.records.get(m.content_hash) as SourceRecord, read, live, memories);
   }
   const causes = read.notes.find((n) => /relation 'causes'/.test(n.reason));
   assert.ok(causes, 'a causes edge is reported as kept as related');
   assert.ok(read.notes.some((n) => /follows link to .* not in the database \(or deleted there\)/.test(n.reason)));
+  const evolved = memories[60] as McpMemory;
+  const evolvedLinks = read.records.get(evolved.content_hash)?.links ?? [];
+  assert.ok(evolvedLinks.some((l) => l.type === 'supersedes' && l.to === memories[59]?.content_hash), 'superseded_by: a supersedes link');
+  assert.ok(!evolvedLinks.some((l) => l.type === 'derived_from'), 'its parent_id adds nothing: the same lineage');
+  assert.equal(read.records.get(memories[59]?.content_hash ?? '')?.archived, true);
+  const derived = read.records.get(memories[80]?.content_hash ?? '')?.links ?? [];
+  assert.ok(derived.some((l) => l.type === 'derived_from' && l.to === memories[75]?.content_hash), 'parent_id: derived_from');
   const schema = read.notes.filter((n) => !memories.some((m) => m.content_hash === n.where));
   assert.deepEqual(schema, [{ where: 'memory_conflicts', field: 'memory_conflicts', reason: '2 rows not imported: not an mcp-memory-service table engram maps' }]);
   assert.equal(fileHash(path), before, 'the database is left byte for byte as it was');

@@ -10,7 +10,9 @@
  * by its ontology's base type (`TYPE_MAP`; subtypes with their base), the original kept in
  * provenance; access_count and last_accessed_at (in metadata) are engram's usage; the metadata
  * object and the columns engram has no field for go to provenance;
- * `valid_until` becomes expires_at; tombstones are not imported and are reported.
+ * `valid_until` becomes expires_at; memory evolution's lineage (`superseded_by`, `parent_id`)
+ * becomes supersedes / derived_from links, a superseded version archived; tombstones are not
+ * imported and are reported.
  */
 import { EngramError } from '../../errors.js';
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
@@ -50,6 +52,7 @@ export const TYPE_MAP: Readonly<Record<string, { type: ItemType; tier?: Tier }>>
 const MAPPED = ['tags', 'memory_type', 'metadata', 'created_at', 'updated_at'];
 const KNOWN = new Set([
   ...MAPPED, 'id', 'content', 'content_hash', 'created_at_iso', 'updated_at_iso', 'deleted_at', 'valid_until', 'last_accessed_at',
+  'last_accessed', 'confidence', 'superseded_by', 'parent_id',
 ]);
 const READ = ['memories', 'memory_embeddings', 'memory_graph', 'metadata'];
 
@@ -74,18 +77,38 @@ function vectorReader(db: ForeignDatabase, notes: Unmapped[]) {
   return (rowid: unknown) => float32Of(statement.get(rowid)?.content_embedding, dimension);
 }
 
-function graphOf(db: ForeignDatabase): Map<string, { to: string; rel: string }[]> {
-  const graph = new Map<string, { to: string; rel: string }[]>();
+type Graph = Map<string, { to: string; rel: string }[]>;
+
+function addEdge(graph: Graph, from: string | undefined, to: string | undefined, rel: string): void {
+  if (from === undefined || to === undefined) return;
+  const list = graph.get(from) ?? [];
+  if (!list.some((edge) => edge.to === to && edge.rel === rel)) list.push({ to, rel });
+  graph.set(from, list);
+}
+
+/**
+ * Outgoing edges by content hash: `memory_graph`, and the lineage of memory evolution
+ * (`superseded_by` B: B supersedes this one; `parent_id` P: this one derives from P, unless P
+ * says it is superseded by this one, which the supersedes link already says).
+ */
+function graphOf(db: ForeignDatabase, memoryColumns: readonly string[]): Graph {
+  const graph: Graph = new Map();
   const columns = db.columns('memory_graph');
-  if (!columns.includes('source_hash') || !columns.includes('target_hash')) return graph;
-  const rel = columns.includes('relationship_type') ? 'relationship_type' : '\'related\'';
-  for (const row of db.prepare(`SELECT source_hash, target_hash, ${rel} AS rel FROM memory_graph`).iterate()) {
-    const from = text(row.source_hash);
-    const to = text(row.target_hash);
-    if (from === undefined || to === undefined) continue;
-    const list = graph.get(from) ?? [];
-    list.push({ to, rel: text(row.rel) ?? 'related' });
-    graph.set(from, list);
+  if (columns.includes('source_hash') && columns.includes('target_hash')) {
+    const rel = columns.includes('relationship_type') ? 'relationship_type' : '\'related\'';
+    for (const row of db.prepare(`SELECT source_hash, target_hash, ${rel} AS rel FROM memory_graph`).iterate()) {
+      addEdge(graph, text(row.source_hash), text(row.target_hash), text(row.rel) ?? 'related');
+    }
+  }
+  const lineage = ['superseded_by', 'parent_id'].filter((c) => memoryColumns.includes(c));
+  if (lineage.length === 0) return graph;
+  const rows = db.prepare(`SELECT content_hash, ${lineage.join(', ')} FROM memories`).all();
+  const newer = new Map(rows.map((row) => [text(row.content_hash), text(row.superseded_by)]));
+  for (const row of rows) {
+    const hash = text(row.content_hash);
+    addEdge(graph, text(row.superseded_by), hash, 'supersedes');
+    const parent = text(row.parent_id);
+    if (parent !== undefined && newer.get(parent) !== hash) addEdge(graph, hash, parent, 'derived_from');
   }
   return graph;
 }
@@ -110,8 +133,18 @@ function typeFields(row: ForeignRow, record: SourceRecord, provenance: Provenanc
 function usageFields(row: ForeignRow, metadata: Record<string, unknown>, record: SourceRecord): void {
   const count = numberOf(metadata.access_count);
   if (count !== undefined && Number.isInteger(count) && count >= 0) record.usage_count = count;
-  const last = toRfc3339(row.last_accessed_at) ?? toRfc3339(metadata.last_accessed_at);
+  const last = toRfc3339(row.last_accessed_at) ?? toRfc3339(row.last_accessed) ?? toRfc3339(metadata.last_accessed_at);
   if (last !== undefined) record.last_used_at = last;
+}
+
+/** Memory evolution's columns: a confidence, and a superseded version is kept archived. */
+function evolutionFields(row: ForeignRow, record: SourceRecord, notes: Unmapped[]): void {
+  const confidence = numberOf(row.confidence);
+  if (confidence !== undefined && confidence >= 0 && confidence <= 1) record.confidence = confidence;
+  else if (row.confidence !== undefined && row.confidence !== null) {
+    notes.push({ where: record.sourceId, field: 'confidence', reason: `confidence ${String(row.confidence)} is not between 0 and 1; engram's default applies` });
+  }
+  if (text(row.superseded_by) !== undefined) record.archived = true;
 }
 
 /** The epoch column, else its ISO twin; a note when one holds something and neither is a date. */
@@ -143,6 +176,7 @@ function recordOf(row: ForeignRow, vectorOf: VectorOf): { record: SourceRecord; 
   const parsed = parseJson(row.metadata);
   const metadata = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Provenance) : undefined;
   usageFields(row, metadata ?? {}, record);
+  evolutionFields(row, record, notes);
   if (metadata !== undefined) {
     if (Object.keys(metadata).length > 0) provenance.metadata = metadata;
   } else if (text(row.metadata) !== undefined) {
@@ -182,7 +216,7 @@ function* entries(db: ForeignDatabase): Generator<SourceEntry> {
     const hash = text(row.content_hash);
     if (hash !== undefined) live.add(hash);
   }
-  const graph = graphOf(db);
+  const graph = graphOf(db, columns);
   const absent = (hash: string) => (live.has(hash) ? undefined : 'is not in the database (or deleted there)');
   const order = columns.includes('id') ? 'id' : 'rowid';
   for (const row of db.prepare(`SELECT *, ${deleted} AS engram_deleted FROM memories ORDER BY ${order}`).iterate()) {
@@ -218,6 +252,7 @@ export const mcpMemoryServiceSource: ImportSource = {
     ['metadata, id, memory_type, other columns', 'provenance'],
     ['memory_embeddings (vec0)', 'vector (when the dimension matches the embedder)'],
     ['memory_graph', 'links (causes, fixes, follows → related)'],
+    ['superseded_by, parent_id, confidence (memory evolution)', 'supersedes / derived_from links, archived, confidence'],
     ['deleted_at (tombstones)', 'not imported (reported)'],
   ],
   async* read(path: string): AsyncIterable<SourceEntry> {
