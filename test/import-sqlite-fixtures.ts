@@ -1,7 +1,7 @@
 /**
  * Generated databases of the two SQLite sources `engram import` reads, built at run time in the
  * sources' documented schemas (no third-party data is committed): a memctl / RAGIX `memory.db`
- * (items, revisions, links, corpus hashes, embeddings, palace, events, FTS5) and an
+ * (schema 2: items, revisions, links, corpus hashes and mounts, embeddings, palace, events, FTS5) and an
  * mcp-memory-service `sqlite_vec.db` (memories, a vec0 embeddings table, the knowledge graph).
  * Every field kind occurs, with the odd values a real store collects (other date forms, unknown
  * types, broken JSON, tombstones). Secrets, when asked for, are assembled from pieces here.
@@ -79,7 +79,10 @@ CREATE TABLE memory_palace_locations (item_id TEXT PRIMARY KEY, domain TEXT NOT 
 CREATE TABLE memory_events (id TEXT PRIMARY KEY, action TEXT NOT NULL, item_id TEXT,
   details_json TEXT NOT NULL DEFAULT '{}', content_hash TEXT NOT NULL DEFAULT '', timestamp TEXT NOT NULL);
 CREATE TABLE corpus_hashes (file_path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, chunk_count INTEGER NOT NULL DEFAULT 0,
-  item_ids TEXT NOT NULL DEFAULT '[]', ingested_at TEXT NOT NULL);
+  item_ids TEXT NOT NULL DEFAULT '[]', ingested_at TEXT NOT NULL, mount_id TEXT, rel_path TEXT, ext TEXT,
+  size_bytes INTEGER, mtime_epoch INTEGER, lang_hint TEXT);
+CREATE TABLE memory_mounts (mount_id TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE, name TEXT,
+  ignore_json TEXT NOT NULL DEFAULT '[]', lang_hint TEXT, created_at TEXT NOT NULL, last_sync_at TEXT);
 CREATE TABLE corpus_metadata (corpus_id TEXT PRIMARY KEY, corpus_label TEXT NOT NULL DEFAULT '', parent_corpus_id TEXT,
   doc_count INTEGER NOT NULL DEFAULT 0, item_count INTEGER NOT NULL DEFAULT 0, scope TEXT NOT NULL DEFAULT 'project',
   ingested_at TEXT NOT NULL);
@@ -230,12 +233,15 @@ export function makeMemctlDb(dir: string, options: FixtureOptions = {}): { path:
     for (const item of items) {
       if (item.file !== undefined) files.set(item.file, [...(files.get(item.file) ?? []), item.id]);
     }
-    const corpus = db.prepare('INSERT INTO corpus_hashes VALUES (?, ?, ?, ?, ?)');
+    const corpus = db.prepare('INSERT INTO corpus_hashes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    db.prepare('INSERT INTO memory_mounts VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run('MNT-docs', '/srv/project/docs', 'docs', '[]', 'en', pythonIso(BASE_EPOCH), null);
     for (const [file, ids] of files) {
-      corpus.run(file, sha256(file), ids.length, JSON.stringify(ids), pythonIso(BASE_EPOCH));
+      corpus.run(file, sha256(file), ids.length, JSON.stringify(ids), pythonIso(BASE_EPOCH), 'MNT-docs', file.slice(5), '.md',
+        1000 + ids.length, BASE_EPOCH - 86400, 'en');
     }
     db.prepare('INSERT INTO corpus_metadata VALUES (?, ?, ?, ?, ?, ?, ?)').run('corp_q1', 'Q1 corpus', null, files.size, 0, 'project', pythonIso(BASE_EPOCH));
-    db.prepare('INSERT INTO schema_meta VALUES (?, ?), (?, ?)').run('schema_version', '1', 'created_by', 'memctl');
+    db.prepare('INSERT INTO schema_meta VALUES (?, ?), (?, ?)').run('schema_version', '2', 'created_by', 'memctl');
   })();
   db.close();
   return { path, items };

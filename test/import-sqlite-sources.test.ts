@@ -87,7 +87,13 @@ function expectMemctl(item: MemctlItem, record: SourceRecord, read: Read, byId: 
   const p = record.provenance ?? {};
   assert.equal(p.source_kind, item.file === undefined ? 'chat' : 'doc', at);
   assert.deepEqual(p.chunk_ids, item.file === undefined ? undefined : [`chunk-${item.index}`], at);
-  assert.equal((p.file as { path?: string } | undefined)?.path, item.file, at);
+  const file = p.file as Record<string, unknown> | undefined;
+  assert.equal(file?.path, item.file, at);
+  if (item.file !== undefined) {
+    assert.deepEqual(file?.mount, { path: '/srv/project/docs', name: 'docs' }, at);
+    assert.deepEqual([file?.rel_path, file?.ext, file?.lang_hint, file?.mtime], [item.file.slice(5), '.md', 'en', '2025-12-31T00:00:00.000Z'], at);
+    assert.equal(file?.ingested_at, '2026-01-01T00:00:00.123Z', at);
+  }
   assert.equal(record.corpus_id, item.corpus_id ?? undefined, at);
   assert.equal(p.corpus_label, item.corpus_id === null ? undefined : 'Q1 corpus', at);
   assert.equal(p.rule_id, item.rule_id ?? undefined, at);

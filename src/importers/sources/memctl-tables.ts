@@ -83,16 +83,40 @@ export function loadLinks(db: ForeignDatabase, columns: readonly string[]): Map<
   return links;
 }
 
-/** The ingested file of each chunk item (`corpus_hashes.item_ids`). */
+/** Mounted folders (`memory_mounts`, memctl 0.3) by mount id: their path and name. */
+function loadMounts(db: ForeignDatabase): Map<string, Record<string, unknown>> {
+  const mounts = new Map<string, Record<string, unknown>>();
+  if (!has(db, 'memory_mounts', ['mount_id', 'path'])) return mounts;
+  for (const row of db.prepare('SELECT * FROM memory_mounts').iterate()) {
+    const id = text(row.mount_id);
+    if (id === undefined) continue;
+    const mount: Record<string, unknown> = { path: text(row.path) };
+    if (text(row.name) !== undefined) mount.name = text(row.name);
+    mounts.set(id, mount);
+  }
+  return mounts;
+}
+
+/**
+ * The ingested file of each chunk item (`corpus_hashes.item_ids`): path, hash, date, and from
+ * memctl 0.3 on its mount (folder), relative path, extension, size, mtime and language hint.
+ */
 export function loadCorpus(db: ForeignDatabase): Map<string, Record<string, unknown>> {
   const files = new Map<string, Record<string, unknown>>();
   if (!has(db, 'corpus_hashes', ['file_path', 'item_ids'])) return files;
+  const mounts = loadMounts(db);
   for (const row of db.prepare('SELECT * FROM corpus_hashes').iterate()) {
     const ids = parseJson(row.item_ids);
     const file: Record<string, unknown> = { path: text(row.file_path) };
-    if (text(row.sha256) !== undefined) file.sha256 = text(row.sha256);
-    const at = toRfc3339(row.ingested_at);
-    if (at !== undefined) file.ingested_at = at;
+    for (const [column, value] of Object.entries(row)) {
+      if (['file_path', 'item_ids', 'chunk_count', 'mount_id'].includes(column)) continue;
+      const kept = column === 'ingested_at' ? toRfc3339(value) : column === 'mtime_epoch' ? undefined : plain(value);
+      if (kept !== undefined && kept !== null && kept !== '') file[column] = kept;
+    }
+    const mtime = toRfc3339(row.mtime_epoch);
+    if (mtime !== undefined) file.mtime = mtime;
+    const mount = mounts.get(text(row.mount_id) ?? '');
+    if (mount !== undefined) file.mount = mount;
     for (const id of Array.isArray(ids) ? ids : []) if (typeof id === 'string') files.set(id, file);
   }
   return files;

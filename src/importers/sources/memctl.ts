@@ -13,7 +13,8 @@
  * delete, and the originals a consolidation merged) are imported archived; usage, `injectable`
  * and `corpus_id` are engram's own fields; the other memctl fields (rule id, corpus label, the
  * ingested file, palace location) go to provenance. `memory_events`, memctl's audit log of reads
- * and writes, holds no memory and is not read (the import writes engram's own events); another
+ * and writes, holds no memory and is not read (the import writes engram's own events);
+ * `memory_mounts` (memctl 0.3's synced folders) is read only as the ingested files' folder; another
  * table nobody maps is reported.
  */
 import { EngramError } from '../../errors.js';
@@ -45,7 +46,7 @@ const KNOWN = new Set([
 /** Tables read, or memctl's own bookkeeping that holds no memory. */
 const READ = [
   'memory_items', 'memory_revisions', 'memory_links', 'corpus_hashes', 'corpus_metadata', 'memory_embeddings',
-  'memory_palace_locations', 'schema_meta', 'memory_events',
+  'memory_palace_locations', 'schema_meta', 'memory_events', 'memory_mounts',
 ];
 
 function notMemctl(db: ForeignDatabase): EngramError {
