@@ -104,8 +104,14 @@ test('runner: history with a refused past version, links by source id within and
   const later = await runImport(ctx, source([{ record: { sourceId: 'E', content: 'Later note', links: [{ to: 'A', type: 'derived_from' }] } }]), input);
   assert.deepEqual(later.links, { created: 1, existing: 0, unresolved: 0 }, 'a link to a record of an earlier run');
 
+  // What engram did to an imported item, and the record does not state, survives a re-import.
+  const b = (await ctx.store.items.list({ limit: 100 })).items.find((i) => i.content.startsWith('Refresh'));
+  assert.ok(b !== undefined);
+  await ctx.store.transaction(() => ctx.writer.amend({ ...b, version: b.version + 1, tier: 'mtm', validation: 'verified' }, 'verify'));
   const again = await runImport(ctx, source(entries), input);
   assert.deepEqual([again.created, again.updated, again.unchanged], [0, 0, 3]);
+  const kept2 = await ctx.store.items.get(b.id);
+  assert.deepEqual([kept2?.tier, kept2?.validation], ['mtm', 'verified'], 'engram\'s promotion and verification kept');
   assert.deepEqual(again.links, { created: 0, existing: 2, unresolved: 1 });
 
   const changed = entries.map((e) => ('record' in e && e.record.sourceId === 'B' ? { record: { ...e.record, content: 'Refresh tokens live in HTTP-only cookies' } } : e));

@@ -16,6 +16,7 @@ import type { MemoryItem, Revision } from '../types.js';
 import { sha256 } from '../util/hash.js';
 import { ITEM_ID_PATTERN } from '../util/ids.js';
 import type { ImportRefusal } from './import-report.js';
+import { statedFields } from './reimport.js';
 import type { ImportSourceName, SourceLink, SourceRecord } from './source.js';
 
 /** What the runner needs of one record once mapped and admitted. */
@@ -26,6 +27,8 @@ export interface MappedRecord {
   history: Omit<Revision, 'item_id'>[];
   links: SourceLink[];
   vector?: Float32Array;
+  /** The item fields the record states: on a re-import, the others keep engram's values. */
+  stated: ReadonlySet<string>;
 }
 
 export interface MapContext {
@@ -149,5 +152,5 @@ export function mapRecord(
     }
   });
   const { sourceId, links = [], vector } = record;
-  return { mapped: { sourceId, item, history, links, vector }, refused };
+  return { mapped: { sourceId, item, history, links, vector, stated: statedFields(record) }, refused };
 }

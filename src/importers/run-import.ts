@@ -19,6 +19,7 @@ import { candidateIds, isImportOf, type MapContext, type MappedRecord, mapRecord
 import type { ImportSource, ImportSourceName, SourceEntry } from './source.js';
 
 export type { SourceImportReport } from './import-report.js';
+import { reimported } from './reimport.js';
 import { loadSource } from './sources/index.js';
 
 export interface ImportFromInput {
@@ -67,9 +68,7 @@ async function writeOne(run: Run, record: MappedRecord, vector: Float32Array | u
     outcome = 'created';
     if (!run.dryRun) await writer.insert(incoming, 'import', { ...details, result: outcome }, { at: run.ctx.now(), history });
   } else {
-    // What the source does not know (engram's own usage) is kept; the rest follows the source.
-    const { created_at, usage_count, last_used_at } = existing;
-    const next = { ...incoming, created_at, usage_count, last_used_at };
+    const next = reimported(existing, incoming, record.stated);
     outcome = hasChanges(existing, next) ? 'updated' : 'unchanged';
     if (outcome === 'updated' && !run.dryRun) {
       await writer.update(nextVersion(existing, next, run.ctx.now()), 'import', { ...details, result: outcome });

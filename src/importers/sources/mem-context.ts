@@ -96,7 +96,8 @@ export function memContextRecord(json: Record<string, unknown>, where: string, l
   const weight = json.weight ?? (typeof type === 'string' ? DEFAULT_WEIGHT[type.toLowerCase()] : undefined);
   if (typeof weight === 'number' && weight >= 0) record.weight = weight;
   else if (weight !== undefined && weight !== null) drop('weight', 'not a number of 0 or more');
-  record.archived = json.archived === true || record.weight === 0;
+  // Only a forgotten memory says so: an archive made in engram survives a re-import otherwise.
+  if (json.archived === true || record.weight === 0) record.archived = true;
   const tags = toStringList(json.tags ?? []);
   if (tags === undefined) drop('tags', 'not a list of strings');
   else record.tags = tags;
