@@ -3,45 +3,21 @@
  * timestamps in whatever form the source kept them → RFC 3339, JSON columns, tag lists, and the
  * schema notes every reader gives when a table or a column it maps is missing.
  */
-import { parseRfc3339 } from '../../util/rfc3339.js';
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
 import type { Unmapped } from '../source.js';
-
-/** Epoch values above this are milliseconds (1e11 s is the year 5138). */
-const MS_THRESHOLD = 1e11;
-
-const NAIVE = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?$/;
-
-function fromEpoch(value: number): string | undefined {
-  if (!Number.isFinite(value) || value < 0) return undefined;
-  const date = new Date(value >= MS_THRESHOLD ? value : value * 1000);
-  const iso = date.toISOString();
-  return /^\d{4}-/.test(iso) ? iso : undefined;
-}
+import { toTimestamp } from '../source-values.js';
 
 /**
  * A timestamp as the source stored it, in engram's canonical RFC 3339 form (UTC, milliseconds):
- * epoch seconds or milliseconds (a number or a numeric string), RFC 3339 with an offset, or a
- * naive ISO date-time (`2026-02-14 10:00:00`, SQLite's `datetime('now')`), read as UTC.
- * Undefined when the value is empty or none of these.
+ * what {@link toTimestamp} reads (epoch seconds or milliseconds, RFC 3339, naive ISO as UTC, SQLite's
+ * `datetime('now')`), and SQLite integers read as bigints. Undefined when it is none of these.
  *
  * @example
- * toRfc3339(1771063200.5); // '2026-02-14T10:00:00.500Z'
- * toRfc3339('2026-02-14 10:00:00'); // '2026-02-14T10:00:00.000Z'
+ * toRfc3339(1767225600.5); // '2026-01-01T00:00:00.500Z'
+ * toRfc3339('2026-01-01 10:00:00'); // '2026-01-01T10:00:00.000Z'
  */
 export function toRfc3339(value: unknown): string | undefined {
-  if (typeof value === 'bigint') return fromEpoch(Number(value));
-  if (typeof value === 'number') return fromEpoch(value);
-  if (typeof value !== 'string') return undefined;
-  const text = value.trim();
-  if (text === '') return undefined;
-  if (/^\d+(?:\.\d+)?$/.test(text)) return fromEpoch(Number(text));
-  const strict = parseRfc3339(text);
-  if (strict !== undefined) return strict;
-  const naive = NAIVE.exec(text);
-  if (naive === null) return undefined;
-  const time = naive[2] ?? '00:00:00';
-  return parseRfc3339(`${naive[1]}T${time.length === 5 ? `${time}:00` : time}Z`);
+  return toTimestamp(typeof value === 'bigint' ? Number(value) : value);
 }
 
 /** Parses a JSON column; undefined when it is empty or not JSON. */
