@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import Database from 'better-sqlite3';
 import { openEngram } from '../src/index.js';
 import type { MemoryItem } from '../src/types.js';
 import { cli, tempDir } from './helpers.js';
@@ -125,6 +126,19 @@ test('memctl: a 1,200-item memory.db imported through the CLI, field by field; s
   assert.equal(again.report.unchanged, r.created);
   assert.equal(again.report.links.created, 0);
   assert.equal((await itemsOf(db)).size, r.created);
+
+  // memctl goes on: one item edited, one added; the next import updates the one, adds the other.
+  const source = new Database(path);
+  source.prepare('UPDATE memory_items SET content = ?, updated_at = ? WHERE id = ?').run('Edited in memctl.', '2026-06-01T00:00:00+00:00', items[7]?.id);
+  source.prepare(`INSERT INTO memory_items (id, tier, type, content, created_at, updated_at)
+    VALUES ('MEM-0000000000ff', 'stm', 'note', 'Added in memctl later.', '2026-06-02 00:00:00', '2026-06-02 00:00:00')`).run();
+  source.close();
+  const later = run(db, embedder, 'memctl', path);
+  assertAddsUp(later.report);
+  assert.deepEqual([later.report.created, later.report.updated, later.report.unchanged], [1, 1, r.created - 1]);
+  const after = await itemsOf(db);
+  assert.equal(after.get(items[7]?.id ?? '')?.content, 'Edited in memctl.');
+  assert.equal(after.get('MEM-0000000000ff')?.created_at, '2026-06-02T00:00:00.000Z');
 });
 
 test('mcp-memory-service: a 1,100-memory sqlite_vec.db imported through the CLI, field by field; secrets refused; re-import adds nothing', TIMEOUT, async (t) => {
