@@ -1,27 +1,15 @@
 /**
- * The importers by name, each loaded when it is used (one line per source). A source whose reader
- * is not part of this build answers PARAM_ERROR "not available".
+ * The importers by name, each loaded when it is used (one line per source).
  */
-import { EngramError } from '../../errors.js';
 import type { ImportSource, ImportSourceName } from '../source.js';
 
 type Load = () => Promise<ImportSource>;
 
-function notAvailable(name: ImportSourceName): Load {
-  return () =>
-    Promise.reject(
-      new EngramError('PARAM_ERROR', `Importing from ${name} is not available in this build`, {
-        hint: 'See engram import --help for the sources this build reads.',
-        details: { from: name },
-      }),
-    );
-}
-
 export const SOURCES: Readonly<Record<ImportSourceName, Load>> = {
-  'memctl': notAvailable('memctl'),
+  'memctl': async () => (await import('./memctl.js')).memctlSource,
   'memtool': async () => (await import('./memtool.js')).memtoolSource,
   'mem-context': async () => (await import('./mem-context.js')).memContextSource,
-  'mcp-memory-service': notAvailable('mcp-memory-service'),
+  'mcp-memory-service': async () => (await import('./mcp-memory-service.js')).mcpMemoryServiceSource,
   'basic-memory': async () => (await import('./basic-memory.js')).basicMemorySource,
 };
 

@@ -1,6 +1,7 @@
 /** The storage contract, one import for a backend author: `import type { Store } from 'engram'`. */
 export type { CorpusFile, CorpusRepository } from './corpus.js';
 export type { FolderRepository } from './folders.js';
+export type { ForeignDatabase, ForeignRow, ForeignStatement } from './foreign.js';
 export type { HistoryRepository } from './history.js';
 export type {
   AdjacentItem,
