@@ -9,6 +9,10 @@ test('json protocol: the first non-blank line is the directive, the rest the ans
     answer: 'JWT, 1 h.',
   });
   assert.deepEqual(parseReply('`{"stop": true}`\r\nDone.', 'json').directive, { need_more: false, query: null, stop: true });
+  assert.deepEqual(parseReply('```json\n{"need_more": true, "query": "q"}\n```\n\nAnswer.', 'json'), {
+    directive: { need_more: true, query: 'q', stop: false },
+    answer: 'Answer.',
+  });
   assert.deepEqual(parseReply('{}', 'json'), { directive: { need_more: false, query: null, stop: false }, answer: '' });
 });
 
