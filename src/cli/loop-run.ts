@@ -58,6 +58,14 @@ export function addLoopOptions(command: Command, { replay }: { replay: boolean }
   return command;
 }
 
+/** The `--llm` given; PARAM_ERROR without one (checked before anything is read). */
+export function requireLlm(flags: LoopFlags): string {
+  if (flags.llm !== undefined) return flags.llm;
+  throw new EngramError('PARAM_ERROR', 'The loop needs a model: --llm', {
+    hint: 'Give --llm "claude -p", --llm ollama:MODEL or --llm openai:MODEL (engram loop: or --replay FILE to replay a trace).',
+  });
+}
+
 /** `--system-prompt`: the content of the file it names, else the text itself. */
 async function systemPrompt(ctx: CliContext, value: string | undefined): Promise<string | undefined> {
   if (value === undefined) return undefined;
@@ -123,11 +131,7 @@ export async function runLoopCli(
   flags: LoopFlags,
   context?: string,
 ): Promise<CommandOutput> {
-  if (flags.llm === undefined) {
-    throw new EngramError('PARAM_ERROR', 'The loop needs a model: --llm', {
-      hint: 'Give --llm "claude -p", --llm ollama:MODEL or --llm openai:MODEL (or --replay FILE to replay a trace).',
-    });
-  }
+  const llm = requireLlm(flags);
   const [{ createLlmProvider }, { loopSettings, recallFrom }, { runLoop }] = await Promise.all([
     import('../llm/create-provider.js'), import('../loop/memory-loop.js'), import('../loop/controller.js'),
   ]);
@@ -143,7 +147,7 @@ export async function runLoopCli(
     timeout_ms: flags.timeout === undefined ? undefined : Math.max(1, Math.round(flags.timeout * 1000)),
     system_prompt: await systemPrompt(ctx, flags.systemPrompt),
   });
-  const provider = createLlmProvider(flags.llm, { mode: flags.llmMode, env: ctx.settings.llmEnv() });
+  const provider = createLlmProvider(llm, { mode: flags.llmMode, env: ctx.settings.llmEnv() });
   let recall: ReturnType<typeof recallFrom> | undefined;
   const trace = traceWriters(ctx, flags);
   try {

@@ -8,6 +8,7 @@
  */
 import { EngramError, EXIT_CODES, type ErrorCode } from '../errors.js';
 import { type LoopResult, runLoop } from './controller.js';
+import { loopSettings } from './memory-loop.js';
 import { type LoopSettings, TRACE_VERSION, type TraceEvent } from './trace.js';
 
 function traceError(message: string, details: Record<string, unknown> = {}): EngramError {
@@ -87,7 +88,7 @@ export async function replayLoop(
       question: start.question,
       ...(context === undefined ? {} : { context: '(the context of the recorded run)', contextIds: context.ids }),
     },
-    start.settings,
+    loopSettings(start.settings),
     {
       provider: {
         label: start.provider,

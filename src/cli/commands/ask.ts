@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { EngramError } from '../../errors.js';
 import type { CliContext, CommandOutput } from '../context.js';
-import { addLoopOptions, type LoopFlags, runLoopCli } from '../loop-run.js';
+import { addLoopOptions, type LoopFlags, requireLlm, runLoopCli } from '../loop-run.js';
 import { exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
 
@@ -32,9 +32,7 @@ async function askCommand(ctx: CliContext, words: string[], flags: LoopFlags): P
       hint: 'engram ask PATH... "QUESTION" --llm CMD',
     });
   }
-  if (flags.llm === undefined) {
-    throw new EngramError('PARAM_ERROR', 'ask needs a model: --llm', { hint: 'Give --llm "claude -p", --llm ollama:MODEL or --llm openai:MODEL.' });
-  }
+  requireLlm(flags);
   const { runIngest } = await import('./ingest.js');
   const report = await runIngest(ctx, paths, { format: 'auto', injectable: true, scope: flags.scope });
   for (const f of report.files) {

@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import type { CliContext, CommandOutput } from '../context.js';
-import { addLoopOptions, type LoopFlags, replayLoopCli, runLoopCli } from '../loop-run.js';
+import { addLoopOptions, type LoopFlags, replayLoopCli, requireLlm, runLoopCli } from '../loop-run.js';
 import { exampleText } from '../options.js';
 import { readStdin } from '../read-input.js';
 import type { Runner } from '../runner.js';
@@ -34,6 +34,7 @@ async function loopCommand(ctx: CliContext, question: string | undefined, flags:
   if (question === undefined || question.trim() === '') {
     throw new EngramError('PARAM_ERROR', 'The loop needs a question', { hint: 'engram loop "QUESTION" --llm CMD' });
   }
+  requireLlm(flags);
   // A pipe gives the initial context; an empty one (nothing piped, `< /dev/null`) falls back to recall.
   const context = ctx.stdin.isTTY === true ? undefined : await readStdin(ctx.stdin);
   return runLoopCli(ctx, question, flags, context);
