@@ -35,6 +35,8 @@ export const recallInputSchema = z.strictObject({
   secrecy: z.enum(SECRECY_TIERS).optional(),
   /** How matches are found (`mode` is the output's form): lexical, semantic or hybrid, as in search. */
   search_mode: z.enum(RETRIEVAL_MODES).optional(),
+  /** Items already given (the recall–answer loop's earlier rounds): left out before packing. */
+  exclude_ids: z.array(z.string().max(100)).max(10_000).optional(),
 });
 
 export type RecallInput = z.input<typeof recallInputSchema>;
@@ -82,8 +84,10 @@ export async function recall(
     header = true,
     secrecy = ctx.defaultSecrecy,
     search_mode: asked,
+    exclude_ids: excludeIds = [],
     ...filter
   } = parseInput(recallInputSchema, input);
+  const excluded = new Set(excludeIds);
   const { store } = ctx;
   const at = ctx.now();
   const live = {
@@ -95,8 +99,10 @@ export async function recall(
     live_at: at,
   } as const;
   const plan = await planRetrieval(ctx, query, asked);
-  const found = await retrieve(ctx, query, live, RECALL_POOL, plan);
-  const ranked = rankHits(found.hits, 'relevance', ctx.clock()).map(({ item, factors }) => ({
+  // The pool grows by the excluded items, so that they never crowd out the new ones.
+  const found = await retrieve(ctx, query, live, RECALL_POOL + excluded.size, plan);
+  const fresh = excluded.size === 0 ? found.hits : found.hits.filter((hit) => !excluded.has(hit.item.id));
+  const ranked = rankHits(fresh, 'relevance', ctx.clock()).map(({ item, factors }) => ({
     item: redactItem(item, secrecy),
     score: factors.final,
   }));
