@@ -64,5 +64,7 @@ export async function* chatLines(session: ChatSession, io: ChatIo): AsyncGenerat
     }
   } finally {
     rl.close();
+    // The shell's prompt starts on a line of its own after the session's.
+    if (interactive) io.stderr.write('\n');
   }
 }

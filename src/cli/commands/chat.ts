@@ -108,10 +108,14 @@ async function chatCommand(ctx: CliContext, flags: ChatFlags): Promise<CommandOu
     storeProposals: flags.storeProposals === true
       ? async (answer) => (parseProposals(answer).format === 'text' ? undefined : pulled(await engram.pull(answer)))
       : undefined,
-    info: (message) => ctx.info(message),
+    info(message) {
+      ctx.progress('');
+      ctx.info(message);
+    },
     fail(error, step) {
       const failure = inCliTerms(toEngramError(error));
       if (!interactive && step === 'answer') throw failure;
+      ctx.progress('');
       const hint = failure.hint === undefined ? '' : ` (${failure.hint})`;
       ctx.warn(`[${failure.code}] ${failure.message}${hint}`);
     },
