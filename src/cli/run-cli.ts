@@ -99,6 +99,7 @@ export async function runCli(io: CliIo): Promise<number> {
           settings,
           cwd: io.cwd,
           stdin: io.stdin,
+          stderr: io.stderr,
           warn: (message) => output.warn(message),
           info: (message) => output.info(message),
           progress: (message) => output.progress(message),

@@ -73,6 +73,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./pull.js'),
   },
   {
+    name: 'chat',
+    summary: 'Interactive chat whose answers draw on memory (--llm CMD); /sources, /remember; stdin lines when piped',
+    load: () => import('./chat.js'),
+  },
+  {
     name: 'capture',
     summary: 'Capture an agent session transcript (Claude Code, Codex, OpenCode): one episode per turn',
     load: () => import('./capture.js'),
