@@ -30,7 +30,7 @@ const RANKS: readonly (readonly string[])[] = [
   ['items'],
   ['ingest', 'lifecycle', 'retrieval', 'workspaces'],
   ['put', 'maintenance', 'sync'],
-  ['capture', 'importers'],
+  ['capture', 'importers', 'loop'],
   ['api'],
   ['engram'],
   ['index'],

@@ -9,13 +9,14 @@ import type { ViewOutput } from './views/index.js';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`
- * fail the process); text for stdout as is (the injection block) unless JSON was asked for
- * explicitly; or raw lines (JSONL export), streamed.
+ * fail the process); text for stdout as is (the injection block, the loop's answer) unless JSON
+ * was asked for explicitly, with an `exitCode` too; or raw lines (JSONL export), streamed, each
+ * written as it comes when `live` (an interactive session's answers).
  */
 export type CommandOutput
   = | ({ kind: 'data'; exitCode?: number } & ViewOutput)
-    | { kind: 'block'; text: string; data: Record<string, unknown> }
-    | { kind: 'lines'; lines: AsyncIterable<string> };
+    | { kind: 'block'; text: string; data: Record<string, unknown>; exitCode?: number }
+    | { kind: 'lines'; lines: AsyncIterable<string>; live?: boolean };
 
 export interface OpenOptions {
   /**
@@ -61,6 +62,11 @@ export interface CliContext {
   settings: Settings;
   cwd: string;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /**
+   * stderr itself, for an interactive prompt (`chat`'s readline) and data asked for on stderr
+   * (`loop --trace`, even with `-q`); messages go through warn, info, progress.
+   */
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
   /** A warning on stderr, unless `-q`. */
   warn(message: string): void;
   /** A status line on stderr (not a warning), unless `-q`. */

@@ -97,6 +97,7 @@ export async function runHookLine(line: HookLine, io: HookIo): Promise<number> {
       settings,
       cwd: io.cwd,
       stdin: io.stdin,
+      stderr: io.stderr,
       warn: (message) => output.warn(message),
       info: (message) => output.info(message),
       progress: (message) => output.progress(message),

@@ -53,6 +53,10 @@ export function createOutput(options: OutputOptions): Output {
   return {
     format: options.format,
     async write(output) {
+      if (output.kind === 'lines' && output.live === true) {
+        for await (const line of output.lines) await writeChunk(stdout, `${line}\n`);
+        return;
+      }
       if (output.kind === 'lines') {
         let buffer = '';
         for await (const line of output.lines) {

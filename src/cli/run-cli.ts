@@ -99,6 +99,7 @@ export async function runCli(io: CliIo): Promise<number> {
           settings,
           cwd: io.cwd,
           stdin: io.stdin,
+          stderr: io.stderr,
           warn: (message) => output.warn(message),
           info: (message) => output.info(message),
           progress: (message) => output.progress(message),
@@ -112,7 +113,7 @@ export async function runCli(io: CliIo): Promise<number> {
           await stores.settle();
         }
         await output.write(result);
-        if (result.kind === 'data') exitCode = result.exitCode ?? 0;
+        if (result.kind !== 'lines') exitCode = result.exitCode ?? 0;
       };
 
   const program = await buildProgram(run, io);

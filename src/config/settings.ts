@@ -140,6 +140,11 @@ export interface Settings {
     config: ProjectConfig,
   ): Promise<AutoConsolidateSettings | undefined>;
   /**
+   * The environment an LLM provider (`--llm`) is given: a shell command runs in it, and an
+   * `openai:` provider reads its key from it (`ENGRAM_LLM_API_KEY` > `OPENAI_API_KEY`).
+   */
+  llmEnv(): Environment;
+  /**
    * The same settings completed with the program's flags, once commander has parsed them (the
    * output format is picked before, from the environment and the raw arguments).
    */
@@ -251,6 +256,7 @@ export function createSettings(sources: SettingsSources): Settings {
     },
     tokenizer: (config: ProjectConfig) =>
       tokenizerFrom(flags.tokenizer, '--tokenizer') ?? tokenizerFrom(env.ENGRAM_TOKENIZER, 'ENGRAM_TOKENIZER') ?? config.tokenizer,
+    llmEnv: () => env,
     withFlags: (next: GlobalSettingsFlags) => createSettings({ env, cwd, flags: { ...flags, ...next } }),
   });
 }

@@ -10,6 +10,7 @@
  * No embedder configured means lexical search only; nothing is ever downloaded.
  */
 import { EngramError } from '../errors.js';
+import { OLLAMA_URL, OPENAI_URL, splitModelUrl } from '../util/model-url.js';
 
 export interface Embedder {
   /**
@@ -37,8 +38,7 @@ export type EmbedderSpec
     | { kind: 'ollama'; model: string; url: string }
     | { kind: 'openai'; model: string; url: string };
 
-export const OLLAMA_URL = 'http://127.0.0.1:11434';
-export const OPENAI_URL = 'https://api.openai.com/v1';
+export { OLLAMA_URL, OPENAI_URL };
 
 const SPELLING = 'model2vec:PATH, ollama:MODEL[@URL] or openai:MODEL[@BASE_URL]';
 
@@ -48,23 +48,10 @@ function badSpec(spec: string, why: string): EngramError {
   });
 }
 
-/**
- * `MODEL@URL` → model and URL: the first `@` followed by `http://` or `https://` splits them, since
- * model names may hold `@` (LM Studio's `…@q8_0`). An `@host:port` without a scheme is refused
- * rather than read as part of the model name (it would send the request, and the key, elsewhere),
- * and so is a URL of another scheme (`@ftp://…`).
- */
 function modelAndUrl(spec: string, rest: string, fallback: string): { model: string; url: string } {
-  const elsewhere = [/@(?!https?:\/\/)[\w.-]+:\d+(?:\/|$)/i, /@localhost(?:[:/]|$)/i, /@(?!https?:\/\/)[a-z][\w+.-]*:\/\//i];
-  if (elsewhere.some((pattern) => pattern.test(rest))) {
-    throw badSpec(spec, 'the URL after @ needs http:// or https://');
-  }
-  const at = rest.search(/@https?:\/\//);
-  const model = at < 0 ? rest : rest.slice(0, at);
-  const url = at < 0 ? fallback : rest.slice(at + 1);
-  if (model.trim() === '') throw badSpec(spec, 'the model name is missing');
-  if (at >= 0 && !URL.canParse(url)) throw badSpec(spec, `'${url}' is not a URL`);
-  return { model: model.trim(), url: url.replace(/\/+$/, '') };
+  const split = splitModelUrl(rest, fallback);
+  if (typeof split === 'string') throw badSpec(spec, split);
+  return split;
 }
 
 /**

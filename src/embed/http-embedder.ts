@@ -1,15 +1,17 @@
 /**
  * The client shared by the HTTP embedders (Ollama, OpenAI-compatible): texts go in batches of at
  * most `batchSize`, one request after another (gentle on a local server, order kept); each request
- * has its own timeout and retries (see `http-post.ts`). Every answer is checked: one vector per
+ * has its own timeout and retries (see `util/http-post.ts`). Every answer is checked: one vector per
  * text, numbers only, finite as 32-bit floats, every vector of the dimension of the first answer
  * ever (or of `expectedDimensions`). Vectors come back L2-normalised. A protocol only says how to
  * ask and where the vectors are in the answer.
  */
 import { EngramError } from '../errors.js';
 import { type Embedder, normalize } from './embedder.js';
-import { type FailureContext, answerFailure, embedderUnavailable } from './http-failure.js';
-import { type RetryPolicy, postJson } from './http-post.js';
+import type { AttemptFailure, FailureContext } from '../util/http-failure.js';
+import { type RetryPolicy, postJson } from '../util/http-post.js';
+import { isHttpUrl } from '../util/model-url.js';
+import { answerFailure, embedderUnavailable } from './http-failure.js';
 
 /** How the client batches, waits and retries; every field has a default. */
 export interface HttpEmbedderOptions {
@@ -74,8 +76,7 @@ function resolve(options: HttpEmbedderOptions): Resolved {
 }
 
 function checkEndpoint(id: string, endpoint: string): void {
-  const protocol = URL.canParse(endpoint) ? new URL(endpoint).protocol : '';
-  if (protocol !== 'http:' && protocol !== 'https:') {
+  if (!isHttpUrl(endpoint)) {
     throw new EngramError('PARAM_ERROR', `Invalid URL for embedder ${id}: '${endpoint}'`, {
       hint: 'Give an http:// or https:// URL.',
     });
@@ -120,9 +121,11 @@ export function createHttpEmbedder(protocol: EmbeddingProtocol, options: HttpEmb
     : option('expectedDimensions', options.expectedDimensions, 0, 1);
   const context: FailureContext = { id: protocol.id, url: protocol.endpoint, secret: protocol.secret };
   const headers = { ...protocol.headers };
+  const fail = (failure: AttemptFailure, attempts: number, cause?: unknown) =>
+    embedderUnavailable(context, failure, attempts, cause);
 
   async function embedBatch(texts: readonly string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
-    const answer = await postJson({ context, headers, body: protocol.body(texts) }, policy, signal);
+    const answer = await postJson({ context, headers, body: protocol.body(texts) }, policy, fail, signal);
     const raw = protocol.vectors(answer);
     const checked = typeof raw === 'string'
       ? `unexpected answer: ${raw}`

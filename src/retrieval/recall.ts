@@ -39,6 +39,8 @@ export const recallInputSchema = z.strictObject({
   limit: z.number().int().min(1).max(RECALL_POOL).optional(),
   /** Only matches scoring at least this (the ranking's final score; mem-context's `min_score`). */
   min_score: z.number().min(0).max(1e6).optional(),
+  /** Items already given (the recall–answer loop's earlier rounds): left out before packing. */
+  exclude_ids: z.array(z.string().max(100)).max(10_000).optional(),
 });
 
 export type RecallInput = z.input<typeof recallInputSchema>;
@@ -88,8 +90,10 @@ export async function recall(
     search_mode: asked,
     limit = RECALL_POOL,
     min_score: minScore = 0,
+    exclude_ids: excludeIds = [],
     ...filter
   } = parseInput(recallInputSchema, input);
+  const excluded = new Set(excludeIds);
   const { store } = ctx;
   const at = ctx.now();
   const live = {
@@ -101,16 +105,22 @@ export async function recall(
     live_at: at,
   } as const;
   const plan = await planRetrieval(ctx, query, asked);
-  const found = await retrieve(ctx, query, live, RECALL_POOL, plan);
-  const hits = rankHits(found.hits, 'relevance', ctx.clock());
+  // The pool grows by the excluded items, so that they never crowd out the new ones.
+  const found = await retrieve(ctx, query, live, RECALL_POOL + excluded.size, plan);
+  const hits = rankHits(
+    excluded.size === 0 ? found.hits : found.hits.filter((hit) => !excluded.has(hit.item.id)),
+    'relevance',
+    ctx.clock(),
+  );
   const ranked = hits
     .filter(({ factors }) => factors.final >= minScore)
     .slice(0, limit)
     .map(({ item, factors }) => ({ item: redactItem(item, secrecy), score: factors.final }));
   const tokenizer = await loadTokenizer(ctx.tokenizer);
   const packed = packRecall(ranked, { budget, mode, header, tokenizer });
-  // Items held back are looked for only when nothing injectable matched, not when min_score left all out.
-  const held = hits.length === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
+  // Items held back are looked for only when nothing injectable matched, not when min_score or
+  // exclude_ids left all out.
+  const held = found.hits.length === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
   await store.transaction(async () => {
     await store.items.touch(
       packed.injected.map((e) => e.id),

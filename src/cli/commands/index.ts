@@ -48,6 +48,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./recall.js'),
   },
   {
+    name: 'loop',
+    summary: 'Answer QUESTION with an LLM (--llm) over memory: bounded recall–answer loop, traced, replayable',
+    load: () => import('./loop.js'),
+  },
+  {
+    name: 'ask',
+    summary: 'Ingest PATH... then answer QUESTION with an LLM (--llm) through the recall–answer loop',
+    load: () => import('./ask.js'),
+  },
+  {
     name: 'brief',
     summary: 'The session brief: live memories without a query, long-term first, in a token budget',
     load: () => import('./brief.js'),
@@ -61,6 +71,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'pull',
     summary: 'Store an LLM answer from stdin: its proposals (JSON, blocks, sections) or one note',
     load: () => import('./pull.js'),
+  },
+  {
+    name: 'chat',
+    summary: 'Interactive chat whose answers draw on memory (--llm CMD); /sources, /remember; stdin lines when piped',
+    load: () => import('./chat.js'),
   },
   {
     name: 'capture',

@@ -1,21 +1,22 @@
 /**
- * One JSON POST to an embedding server, with a per-request timeout, retries on 408, 429, 5xx,
- * timeouts and network errors (exponential backoff with jitter, or the server's `Retry-After`,
- * both capped), and a bounded number of attempts. A non-retryable answer (another 4xx, malformed
- * JSON) fails at once. Every failure is EMBEDDER_UNAVAILABLE (see `http-failure.ts`).
+ * One JSON POST to a model server (an embedder, an LLM), with a per-request timeout, retries on
+ * 408, 429, 5xx, timeouts and network errors (exponential backoff with jitter, or the server's
+ * `Retry-After`, both capped), and a bounded number of attempts. A non-retryable answer (another
+ * 4xx, malformed JSON) fails at once. Every failure goes through the caller's `fail`, which makes
+ * its own error of it (see `http-failure.ts`).
  *
- * Worst case before the error: `attempts × timeoutMs + (attempts − 1) × maxDelayMs`. The caller's
+ * Worst case before the error: `attempts × timeoutMs + (attempts − 1) × maxDelayMs`, or the
+ * policy's `deadline` when it has one: no attempt runs and no wait lasts past it. The caller's
  * signal cuts it short at any point, during a request or a wait.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AttemptFailure,
   type FailureContext,
-  answerFailure,
   bodyExcerpt,
-  embedderUnavailable,
   networkFailure,
   statusFailure,
+  unusableAnswer,
 } from './http-failure.js';
 
 /** How hard to try: the resolved client options. */
@@ -24,6 +25,8 @@ export interface RetryPolicy {
   attempts: number;
   backoffMs: number;
   maxDelayMs: number;
+  /** `Date.now()` past which nothing more is tried: the whole call's time limit. */
+  deadline?: number;
 }
 
 /** A request to send: where (`context.url`), with which headers, and the JSON body. */
@@ -33,13 +36,12 @@ export interface JsonPost {
   body: unknown;
 }
 
+/** Makes the caller's error of the last failure, after `attempts` attempts. */
+export type FailureError = (failure: AttemptFailure, attempts: number, cause?: unknown) => Error;
+
 type Outcome = { json: unknown } | { failure: AttemptFailure; error?: unknown };
 
-const ABORTED: AttemptFailure = {
-  cause: 'aborted by the caller',
-  retry: false,
-  hint: 'The caller stopped waiting for the embedding server; retry when it answers in time.',
-};
+const ABORTED: AttemptFailure = { cause: 'aborted by the caller', retry: false, aborted: true };
 
 /**
  * The wait before attempt `attempt + 1`: the server's `Retry-After` when it gave one, else
@@ -60,27 +62,38 @@ export function retryDelay(
   return full / 2 + (random() * full) / 2;
 }
 
+function timeLeft(policy: RetryPolicy): number {
+  return policy.deadline === undefined ? Number.POSITIVE_INFINITY : policy.deadline - Date.now();
+}
+
 /**
  * Posts `post.body` as JSON and resolves the parsed JSON answer, retrying as the policy allows;
- * rejects with EMBEDDER_UNAVAILABLE.
+ * rejects with the error `fail` makes of the last failure. A retry whose wait would end past the
+ * deadline is not made: the last failure is the answer.
  *
  * @example
- * const answer = await postJson({ context: { id, url }, headers: {}, body: { model, input } }, policy, signal);
+ * const answer = await postJson({ context: { id, url }, headers: {}, body: { model, input } }, policy, fail, signal);
  */
-export async function postJson(post: JsonPost, policy: RetryPolicy, signal?: AbortSignal): Promise<unknown> {
+export async function postJson(
+  post: JsonPost,
+  policy: RetryPolicy,
+  fail: FailureError,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const payload = JSON.stringify(post.body);
   for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted === true) throw embedderUnavailable(post.context, ABORTED, attempt - 1);
-    const outcome = await attemptPost(post, payload, policy.timeoutMs, signal);
+    if (signal?.aborted === true) throw fail(ABORTED, attempt - 1);
+    const timeoutMs = Math.max(0, Math.min(policy.timeoutMs, timeLeft(policy)));
+    const outcome = await attemptPost(post, payload, timeoutMs, signal);
     if ('json' in outcome) return outcome.json;
     const { failure } = outcome;
-    if (!failure.retry || attempt >= policy.attempts) {
-      throw embedderUnavailable(post.context, failure, attempt, outcome.error);
-    }
+    if (!failure.retry || attempt >= policy.attempts) throw fail(failure, attempt, outcome.error);
+    const delay = retryDelay(attempt, failure.retryAfterMs, policy);
+    if (delay >= timeLeft(policy)) throw fail(failure, attempt, outcome.error);
     try {
-      await sleep(retryDelay(attempt, failure.retryAfterMs, policy), undefined, { signal });
+      await sleep(delay, undefined, { signal });
     } catch {
-      throw embedderUnavailable(post.context, ABORTED, attempt);
+      throw fail(ABORTED, attempt);
     }
   }
 }
@@ -116,7 +129,7 @@ async function attemptPost(
     return parseAnswer(text);
   } catch (error) {
     if (signal?.aborted === true) return { failure: ABORTED };
-    if (timedOut) return { failure: { cause: `no answer within ${timeoutMs} ms`, retry: true } };
+    if (timedOut) return { failure: { cause: `no answer within ${timeoutMs} ms`, retry: true, timedOut: true } };
     return { failure: networkFailure(error), error };
   } finally {
     clearTimeout(timer);
@@ -128,6 +141,6 @@ function parseAnswer(text: string): Outcome {
   try {
     return { json: JSON.parse(text) as unknown };
   } catch {
-    return { failure: answerFailure(`malformed JSON: ${bodyExcerpt(text)}`) };
+    return { failure: unusableAnswer(`malformed JSON: ${bodyExcerpt(text)}`) };
   }
 }

@@ -1,0 +1,125 @@
+/**
+ * `engram chat --llm …`: an interactive session whose answers draw on memory, each question
+ * answered by the recall–answer loop (`loop/`). On a terminal: a prompt with line editing and
+ * history, `/help`, `/sources`, `/remember TEXT`, `/quit`; otherwise the questions are read line by
+ * line from stdin (a failed answer then ends the run with its error). Answers go to stdout as they
+ * come, everything else to stderr. An answer's memory proposals are stored through `pull` (the
+ * write policy) only with `--store-proposals`; `/remember` writes through `put`. A missing store
+ * is created by the first write only.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Command, Option } from 'commander';
+import { EngramError, toEngramError } from '../../errors.js';
+import type { Engram } from '../../engram.js';
+import type { LlmMode } from '../../llm/provider.js';
+import type { LoopProtocol } from '../../loop/protocol.js';
+import type { CliContext, CommandOutput } from '../context.js';
+import { inCliTerms } from '../error-terms.js';
+import { enumOption, exampleText, intOption } from '../options.js';
+import type { Runner } from '../runner.js';
+
+interface ChatFlags {
+  llm: string;
+  llmMode?: LlmMode;
+  protocol?: LoopProtocol;
+  maxCalls?: number;
+  budget?: number;
+  timeout?: number;
+  systemPrompt?: string;
+  storeProposals?: boolean;
+}
+
+export function configure(command: Command, run: Runner): void {
+  command
+    .addOption(new Option('--llm <cmd>', 'the model: a shell command ("claude -p"), openai:MODEL[@BASE_URL] or ollama:MODEL[@URL]')
+      .makeOptionMandatory())
+    .addOption(enumOption('--llm-mode <mode>', 'how a shell command gets the prompt (default stdin)', ['stdin', 'file']))
+    .addOption(enumOption('--protocol <protocol>', 'the model\'s reply format (default json)', ['json', 'regex', 'passive']))
+    .addOption(intOption('--max-calls <n>', 'model calls per question at most (default 3)', 1))
+    .addOption(intOption('--budget <tokens>', 'memory tokens per recall (default 2200, ENGRAM_BUDGET)', 1))
+    .addOption(intOption('--timeout <seconds>', 'time per model call (default 300)', 1))
+    .option('--system-prompt <text>', 'added to the system text: the text itself, or a file holding it')
+    .option('--store-proposals', 'store the memory proposals of each answer (through pull and the write policy)')
+    .addHelpText(
+      'after',
+      [
+        exampleText(
+          'engram chat --llm "claude -p"',
+          'engram chat --llm ollama:llama3 --store-proposals',
+          'printf "How do we deploy?\\nWhich database?\\n" | engram chat --llm "claude -p" --max-calls 1',
+        ),
+        '\nIn a session: /help, /sources (the memories of the last answer), /remember TEXT, /quit.',
+      ].join(''),
+    )
+    .action(run(chatCommand));
+}
+
+/** `--system-prompt`: a readable file's text, else the value itself. */
+function systemPromptOf(value: string | undefined, cwd: string): string | undefined {
+  if (value === undefined) return undefined;
+  const path = resolve(cwd, value);
+  return value.length < 4096 && existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : value;
+}
+
+function remembered(result: Awaited<ReturnType<Engram['put']>>): string {
+  const { item, policy } = result;
+  if (result.deduplicated === true) return `already remembered as ${item.id} (reinforced)`;
+  const held = policy.verdict === 'quarantine' ? ` (quarantined: ${policy.matches.map((m) => m.rule).join(', ')})` : '';
+  return `remembered ${item.id}${held}`;
+}
+
+function pulled(result: Awaited<ReturnType<Engram['pull']>>): string {
+  const ids = result.items.flatMap((entry) => (entry.id === undefined ? [] : [entry.id]));
+  const held = result.quarantined > 0 ? `, ${result.quarantined} quarantined` : '';
+  return `stored ${result.stored} proposal(s)${held}: ${ids.join(', ')}`;
+}
+
+async function chatCommand(ctx: CliContext, flags: ChatFlags): Promise<CommandOutput> {
+  const [
+    { createLlmProvider }, { loopAnswerer }, { createChatSession }, { chatLines, isInteractive }, { parseProposals },
+  ] = await Promise.all([
+    import('../../llm/create-provider.js'),
+    import('../chat/loop-answerer.js'),
+    import('../chat/session.js'),
+    import('../chat/chat-lines.js'),
+    import('../../ingest/proposals.js'),
+  ]);
+  if (flags.llm.trim() === '') {
+    throw new EngramError('PARAM_ERROR', 'chat needs a model: --llm', { hint: 'For example: engram chat --llm "claude -p"' });
+  }
+  const provider = createLlmProvider(flags.llm, { mode: flags.llmMode, env: ctx.settings.llmEnv() });
+  const budget = ctx.settings.budget(flags.budget);
+  const engram = await ctx.open({ defer: true });
+  const io = { stdin: ctx.stdin, stderr: ctx.stderr, progress: ctx.progress };
+  const interactive = isInteractive(io);
+  const session = createChatSession({
+    answer: loopAnswerer(engram, provider, {
+      loop: {
+        protocol: flags.protocol,
+        max_calls: flags.maxCalls,
+        budget,
+        timeout_ms: flags.timeout === undefined ? undefined : flags.timeout * 1000,
+      },
+      systemPrompt: systemPromptOf(flags.systemPrompt, ctx.cwd),
+      proposals: flags.storeProposals === true,
+    }),
+    remember: async (text) => remembered(await engram.put({ content: text })),
+    storeProposals: flags.storeProposals === true
+      ? async (answer) => (parseProposals(answer).format === 'text' ? undefined : pulled(await engram.pull(answer)))
+      : undefined,
+    info(message) {
+      ctx.progress('');
+      ctx.info(message);
+    },
+    fail(error, step) {
+      const failure = inCliTerms(toEngramError(error));
+      if (!interactive && step === 'answer') throw failure;
+      ctx.progress('');
+      const hint = failure.hint === undefined ? '' : ` (${failure.hint})`;
+      ctx.warn(`[${failure.code}] ${failure.message}${hint}`);
+    },
+  });
+  if (interactive) ctx.info(`chat with ${provider.label} over ${engram.path}; /help lists the commands, /quit ends`);
+  return { kind: 'lines', live: true, lines: chatLines(session, io) };
+}

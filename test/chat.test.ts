@@ -1,0 +1,156 @@
+/**
+ * `engram chat` end to end with a fake LLM (a script the test writes): questions piped on stdin,
+ * and a session at a pseudo-terminal (util-linux `script`, in every Debian: bsdutils is
+ * essential) typed the way a person types.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CLI, cli, hostile, tempDir } from './helpers.js';
+
+/**
+ * A fake model under the loop's json protocol: it stops at once and answers with the question and
+ * the ids of the memories it was given; a question holding "propose" adds a memory block.
+ */
+const FAKE_LLM = `
+let input = '';
+process.stdin.setEncoding('utf8').on('data', (d) => { input += d; });
+process.stdin.on('end', () => {
+  const question = (input.split('## Question\\n')[1] ?? '').trim();
+  const ids = [...input.matchAll(/--- ITEM \\d+\\/\\d+ \\[(MEM-[0-9a-f]+)/g)].map((m) => m[1]);
+  const before = input.split('\\nQ: ').length - 1;
+  const earlier = before > 0 ? ' (exchanges before: ' + before + ')' : '';
+  let reply = '{"stop": true}\\nAnswer to: ' + question + ' from [' + ids.join(',') + ']' + earlier + '\\n';
+  if (question.includes('propose')) reply += '\\n\`\`\`memory\\nTitle: Release day\\nType: fact\\nReleases ship on Tuesdays.\\n\`\`\`\\n';
+  process.stdout.write(reply);
+});
+`;
+
+interface Store {
+  dir: string;
+  llm: string;
+  deploy: string;
+}
+
+/** A store with one memory about deploys, and the fake model beside it. */
+function setUp(t: { after: (fn: () => void) => void }): Store {
+  const dir = tempDir(t, 'engram-chat-');
+  assert.equal(cli(['init'], { cwd: dir }).code, 0);
+  const put = cli(['put', '--title', 'Deploys', '--content', 'We deploy with blue-green switches on Fridays.'], { cwd: dir });
+  assert.equal(put.code, 0, put.stderr);
+  writeFileSync(join(dir, 'fake-llm.mjs'), FAKE_LLM);
+  return { dir, llm: `'${process.execPath}' fake-llm.mjs`, deploy: (put.json?.item as { id: string }).id };
+}
+
+test('chat reads questions line by line when piped, and prints each answer; /sources lists ids and titles', (t) => {
+  const { dir, llm, deploy } = setUp(t);
+  const input = ['How do we deploy?', '/sources', '', 'And on which day?', '/help', '/quit', 'never asked'].join('\n');
+  const run = cli(['chat', '--llm', llm, '--max-calls', '1'], { cwd: dir, input });
+  assert.equal(run.code, 0, run.stderr);
+  const blocks = run.stdout.split('\n\n').filter((b) => b.trim() !== '');
+  assert.equal(blocks[0], `Answer to: How do we deploy? from [${deploy}]`);
+  assert.equal(blocks[1], `${deploy}  Deploys`);
+  assert.match(blocks[2] ?? '', /^Answer to: And on which day\? from \[.*\] \(exchanges before: 1\)$/);
+  assert.match(blocks[3] ?? '', /\/remember TEXT/);
+  assert.equal(blocks.length, 4, 'nothing after /quit');
+  assert.doesNotMatch(run.stdout, /never asked/);
+});
+
+test('chat: /remember goes through the write policy; proposals are stored only with --store-proposals', (t) => {
+  const { dir, llm } = setUp(t);
+  const secret = hostile('secret', /aws access key \/ context 2/);
+  const input = ['/remember The staging database is db-two.', `/remember ${secret}`, 'Please propose a memory'].join('\n');
+  const plain = cli(['chat', '--llm', llm], { cwd: dir, input });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.match(plain.stderr, /remembered MEM-[0-9a-f]+/);
+  assert.match(plain.stderr, /\[POLICY_REJECTED\]/);
+  assert.ok(!plain.stderr.includes('AKIA'), 'the refused secret is not echoed');
+  assert.match(plain.stdout, /Title: Release day/);
+  const listed = () => (cli(['list'], { cwd: dir }).json?.items as { title: string; content: string }[]);
+  assert.ok(listed().some((item) => item.content === 'The staging database is db-two.'));
+  assert.equal(listed().length, 2, 'the deploy memory and the remembered note; no proposal stored without --store-proposals');
+  const storing = cli(['chat', '--llm', llm, '--store-proposals'], { cwd: dir, input: 'Please propose a memory\n' });
+  assert.equal(storing.code, 0, storing.stderr);
+  assert.match(storing.stderr, /stored 1 proposal\(s\): MEM-[0-9a-f]+/);
+  const release = listed().find((item) => item.title === 'Release day');
+  assert.equal(release?.content, 'Releases ship on Tuesdays.');
+});
+
+test('chat, piped: a failing model ends the run with LLM_ERROR and its stderr; a bad --llm is PARAM_ERROR', (t) => {
+  const { dir } = setUp(t);
+  writeFileSync(join(dir, 'fail.sh'), 'echo "quota exhausted" >&2; exit 1\n');
+  const run = cli(['chat', '--llm', 'sh fail.sh'], { cwd: dir, input: 'first\nsecond\n' });
+  assert.equal(run.code, 1);
+  assert.equal(run.error?.error, 'LLM_ERROR');
+  assert.match(String(run.error?.message), /exited with code 1: quota exhausted/);
+  assert.equal(run.stdout, '');
+  const bad = cli(['chat', '--llm', 'anthropic:claude'], { cwd: dir, input: 'q\n' });
+  assert.equal(bad.code, 2);
+  assert.equal(bad.error?.error, 'PARAM_ERROR');
+  assert.equal(cli(['chat'], { cwd: dir, input: 'q\n' }).code, 2, '--llm is required');
+});
+
+/** A session at a pseudo-terminal: what it printed so far, typing, and waiting for text. */
+function terminal(dir: string, command: string) {
+  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+    cwd: dir,
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('ENGRAM_'))), HOME: dir, TERM: 'xterm' },
+  });
+  let screen = '';
+  const waiters: (() => void)[] = [];
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    screen += text;
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+  return {
+    get screen() {
+      return screen;
+    },
+    type: (text: string) => child.stdin.write(text),
+    /** Resolves once `pattern` shows after `from` (a position in the screen), with its position. */
+    async waitFor(pattern: RegExp, from = 0, ms = 60_000): Promise<number> {
+      const end = Date.now() + ms;
+      for (;;) {
+        const at = screen.slice(from).search(pattern);
+        if (at >= 0) return from + at;
+        if (Date.now() > end) throw new Error(`timed out waiting for ${pattern}; screen:\n${screen}`);
+        await new Promise<void>((wake) => {
+          waiters.push(wake);
+          setTimeout(wake, 250);
+        });
+      }
+    },
+    exited,
+    kill: () => child.kill('SIGKILL'),
+  };
+}
+
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux') === true;
+
+test('chat at a terminal: three questions, history, /sources, /quit, exit 0', { skip: hasScript ? undefined : 'needs util-linux script' }, async (t) => {
+  const { dir, llm, deploy } = setUp(t);
+  const session = terminal(dir, `'${process.execPath}' '${CLI}' chat --llm "${llm.replaceAll('\'', '')}" --max-calls 1`);
+  t.after(() => session.kill());
+  let at = await session.waitFor(/\/quit ends/);
+  at = await session.waitFor(/> /, at);
+  const questions = ['What about rollbacks?', 'Who approves a release?', 'How do we deploy?'];
+  for (const question of questions) {
+    session.type(`${question}\r`);
+    const escaped = question.replace(/[?]/g, '\\?');
+    at = await session.waitFor(new RegExp(`Answer to: ${escaped} from`), at);
+    at = await session.waitFor(/> /, at);
+  }
+  // The up arrow brings back the last question; the conversation so far goes with it.
+  session.type('\x1b[A\r');
+  at = await session.waitFor(new RegExp(`Answer to: How do we deploy\\? from \\[${deploy}\\] \\(exchanges before: 3\\)`), at);
+  at = await session.waitFor(/> /, at);
+  session.type('/sources\r');
+  at = await session.waitFor(new RegExp(`${deploy}  Deploys`), at);
+  await session.waitFor(/> /, at);
+  session.type('/quit\r');
+  assert.equal(await session.exited, 0, session.screen);
+  assert.equal(session.screen.match(/Answer to: /g)?.length, 4);
+});
