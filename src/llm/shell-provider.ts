@@ -16,6 +16,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
+import { MAX_TIMER_MS } from '../util/time.js';
 import type { LlmMode, LlmProvider, LlmRequest } from './provider.js';
 import { killGroup, trackGroup } from './process-groups.js';
 import { requestText } from './request-text.js';
@@ -103,7 +104,7 @@ function run(
       else reject(failure(command, ending, stderr, request.timeoutMs));
     };
     const onAbort = (): void => finish({ kind: 'aborted' });
-    const timer = setTimeout(() => finish({ kind: 'timeout' }), request.timeoutMs);
+    const timer = setTimeout(() => finish({ kind: 'timeout' }), Math.min(request.timeoutMs, MAX_TIMER_MS));
     if (request.signal?.aborted === true) {
       queueMicrotask(onAbort);
     } else {
