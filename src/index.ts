@@ -61,7 +61,7 @@ export type { LlmMode, LlmProvider, LlmRequest } from './llm/provider.js';
 export type { LoopResult } from './loop/controller.js';
 export { LOOP_DEFAULTS, type LoopMemory, type LoopRecallFilters, type MemoryLoopInput, runMemoryLoop } from './loop/memory-loop.js';
 export type { Directive, LoopProtocol } from './loop/protocol.js';
-export { parseTrace, replayLoop } from './loop/replay.js';
+export { replayLoop } from './loop/replay.js';
 export type { LoopSettings, StopReason, TraceEvent } from './loop/trace.js';
 export type { QuarantinedItem, ReviewDecision, ReviewReport } from './items/governance.js';
 export type { PolicyMatch, PolicyOptions, PolicySubject, PolicyVerdict, Verdict } from './policy/evaluate.js';

@@ -202,3 +202,18 @@ test('replay refuses a trace that does not lead to its recorded answer, and bad 
   await assert.rejects(runMemoryLoop(engram, scripted([]).provider, { question: QUESTION, threshold: 2 }), /threshold/);
   await assert.rejects(runMemoryLoop(engram, scripted([]).provider, { question: ' ' }), /needs a question/);
 });
+
+test('a failed recall ends the loop with its error, recorded and replayed', async (t) => {
+  const { engram } = await store(t);
+  const memory = {
+    recall: async (input: Parameters<Engram['recall']>[0]) => {
+      if ((input.exclude_ids ?? []).length > 0) throw new EngramError('DB_BUSY', 'The store is busy');
+      return engram.recall(input);
+    },
+  };
+  const trace = traced();
+  const model = scripted([directive({ need_more: true, query: 'session expiry' }, 'x')]);
+  await assert.rejects(runMemoryLoop(memory, model.provider, { question: QUESTION }, trace), /busy/);
+  assert.deepEqual(trace.events.at(-1), { event: 'error', call: 1, code: 'DB_BUSY', message: 'The store is busy' });
+  await assert.rejects(replayLoop(trace.jsonl()), (error: EngramError) => error.code === 'DB_BUSY');
+});

@@ -9,13 +9,13 @@ import type { ViewOutput } from './views/index.js';
 
 /**
  * What a command returns: structured data (`exitCode`, default 0, lets a report such as `doctor`
- * fail the process); text for stdout as is (the injection block) unless JSON was asked for
- * explicitly; or raw lines (JSONL export), streamed, each written as it comes when `live` (an
- * interactive session's answers).
+ * fail the process); text for stdout as is (the injection block, the loop's answer) unless JSON
+ * was asked for explicitly, with an `exitCode` too; or raw lines (JSONL export), streamed, each
+ * written as it comes when `live` (an interactive session's answers).
  */
 export type CommandOutput
   = | ({ kind: 'data'; exitCode?: number } & ViewOutput)
-    | { kind: 'block'; text: string; data: Record<string, unknown> }
+    | { kind: 'block'; text: string; data: Record<string, unknown>; exitCode?: number }
     | { kind: 'lines'; lines: AsyncIterable<string>; live?: boolean };
 
 export interface OpenOptions {
@@ -70,4 +70,6 @@ export interface CliContext {
   info(message: string): void;
   /** A progress line on stderr, redrawn in place on a terminal; silent when piped or with `-q`. */
   progress(message: string): void;
+  /** One line on stderr as is, even with `-q`: data asked for on stderr (`loop --trace`). */
+  stderrLine(line: string): void;
 }

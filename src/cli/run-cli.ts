@@ -103,6 +103,7 @@ export async function runCli(io: CliIo): Promise<number> {
           warn: (message) => output.warn(message),
           info: (message) => output.info(message),
           progress: (message) => output.progress(message),
+          stderrLine: (line) => output.line(line),
           verbose,
           open: (options) => stores.open(settings, options),
         };
@@ -113,7 +114,7 @@ export async function runCli(io: CliIo): Promise<number> {
           await stores.settle();
         }
         await output.write(result);
-        if (result.kind === 'data') exitCode = result.exitCode ?? 0;
+        if (result.kind !== 'lines') exitCode = result.exitCode ?? 0;
       };
 
   const program = await buildProgram(run, io);

@@ -16,7 +16,8 @@
  *   7. the recall of the query, without the items given so far,
  *      brings no item (unless stop_on_no_new is off)            → no_new_items
  * Otherwise the new items join the context and the model is called again. The answer is always
- * the last reply's answer. A failed call (LLM_ERROR, LLM_TIMEOUT) ends the loop with that error.
+ * the last reply's answer. A failed call (LLM_ERROR, LLM_TIMEOUT) or recall ends the loop with
+ * that error, recorded in the trace.
  */
 import { EngramError, toEngramError } from '../errors.js';
 import type { LlmProvider } from '../llm/provider.js';
@@ -115,8 +116,21 @@ export async function runLoop(
   deps: LoopDeps,
 ): Promise<LoopResult> {
   const { question } = input;
-  const { provider, recall } = deps;
+  const { provider } = deps;
   const emit = (event: TraceEvent) => deps.onEvent?.(event);
+  /** A failure of the store or the model: recorded, then thrown as an EngramError. */
+  const failed = (call: number, error: unknown): EngramError => {
+    const failure = toEngramError(error);
+    emit({ event: 'error', call, code: failure.code, message: failure.message });
+    return failure;
+  };
+  const recall = async (call: number, query: string, exclude: readonly string[]) => {
+    try {
+      return await deps.recall(query, { exclude, budget: settings.budget });
+    } catch (error) {
+      throw failed(call, error);
+    }
+  };
   const clock = deps.clock ?? Date.now;
   emit({ event: 'start', trace_version: TRACE_VERSION, question, provider: provider.label, settings });
 
@@ -133,7 +147,7 @@ export async function runLoop(
     emit({ event: 'context', source: 'given', ids, chars: input.context.length });
     take(input.context, ids);
   } else {
-    const first = await recall(question, { exclude: [], budget: settings.budget });
+    const first = await recall(0, question, []);
     emit({ event: 'recall', call: 0, query: question, ids: first.ids, tokens: first.tokens });
     take(first.text, first.ids);
   }
@@ -150,9 +164,7 @@ export async function runLoop(
     try {
       reply = await provider.complete({ system, prompt, timeoutMs: settings.timeout_ms, signal: deps.signal });
     } catch (error) {
-      const failure = toEngramError(error);
-      emit({ event: 'error', call, code: failure.code, message: failure.message });
-      throw failure;
+      throw failed(call, error);
     }
     emit({
       event: 'llm', call, system_sha256: sha256(system), prompt_sha256: sha256(prompt),
@@ -167,7 +179,7 @@ export async function runLoop(
     let { action } = decision;
     if (action === 'continue' && directive?.query != null) {
       const query = directive.query;
-      const found = await recall(query, { exclude: given, budget: settings.budget });
+      const found = await recall(call, query, given);
       emit({ event: 'recall', call, query, ids: found.ids, tokens: found.tokens });
       queries.push(query);
       tried.push(query);
@@ -179,11 +191,7 @@ export async function runLoop(
       stable, action, ...(decision.repeats === undefined ? {} : { repeats: decision.repeats }),
     });
     if (action === 'continue') continue;
-    if (action === 'unparsed_reply' && settings.strict) {
-      const failure = unparsed(call, settings);
-      emit({ event: 'error', call, code: failure.code, message: failure.message });
-      throw failure;
-    }
+    if (action === 'unparsed_reply' && settings.strict) throw failed(call, unparsed(call, settings));
     const converged = CONVERGED.has(action);
     emit({ event: 'stop', reason: action, calls: call, converged, answer, sources: [...given] });
     return { question, answer, stop_reason: action, converged, calls: call, sources: [...given], queries };

@@ -4,7 +4,8 @@
  *
  * - `json` (the default, memctl's): the first non-blank line is one JSON object
  *   `{"need_more": bool, "query": "..." | null, "stop": bool}` (every field optional: false, null,
- *   false); the answer is everything after it. A line wrapped in backticks is read too.
+ *   false); the answer is everything after it. A line wrapped in backticks, or in a ```json
+ *   fence of its own, is read too.
  * - `regex`, for models that cannot hold a JSON line: lines anywhere in the reply of the form
  *   `NEED_MORE: yes|no`, `QUERY: text`, `STOP: yes|no` (any case; yes/no, true/false, 1/0),
  *   matched by {@link DIRECTIVE_LINE}; the answer is the reply without those lines. QUERY alone
@@ -61,10 +62,15 @@ function fromObject(value: unknown): Directive | null {
   return { need_more: needMore ?? false, query: text, stop: stop ?? false };
 }
 
+const FENCE = /^```(?:json)?$/i;
+
 function parseJson(reply: string): ParsedReply {
   const text = clean(reply);
-  const newline = text.indexOf('\n');
-  const first = (newline === -1 ? text : text.slice(0, newline)).trim().replace(/^`+|`+$/g, '');
+  const lines = text.split('\n');
+  // A model that fences its JSON line (```json, the line, ```) is read as if it had not.
+  const fenced = FENCE.test((lines[0] ?? '').trim());
+  const at = fenced ? 1 : 0;
+  const first = (lines[at] ?? '').trim().replace(/^`+|`+$/g, '');
   let directive: Directive | null = null;
   try {
     directive = fromObject(JSON.parse(first));
@@ -72,7 +78,8 @@ function parseJson(reply: string): ParsedReply {
     directive = null;
   }
   if (directive === null) return { directive: null, answer: text };
-  return { directive, answer: clean(newline === -1 ? '' : text.slice(newline + 1)) };
+  const after = fenced && (lines[at + 1] ?? '').trim() === '```' ? at + 2 : at + 1;
+  return { directive, answer: clean(lines.slice(after).join('\n')) };
 }
 
 function yesNo(value: string): boolean | null {

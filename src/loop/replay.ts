@@ -4,10 +4,11 @@
  * and each recall by the item ids it recorded. No model is called, no process is started and no
  * store is opened; the result is the recorded run's result, byte for byte, or PARAM_ERROR saying
  * where the trace and the controller part ways (an edited or truncated trace, another version).
- * A run that failed (an `error` event) replays to the same error.
+ * A run that failed (an `error` event: the model or the store) replays to the same error.
  */
 import { EngramError, EXIT_CODES, type ErrorCode } from '../errors.js';
 import { type LoopResult, runLoop } from './controller.js';
+import { loopSettings } from './memory-loop.js';
 import { type LoopSettings, TRACE_VERSION, type TraceEvent } from './trace.js';
 
 function traceError(message: string, details: Record<string, unknown> = {}): EngramError {
@@ -78,12 +79,16 @@ export async function replayLoop(
   const context = eventsOf(events, 'context')[0];
   let call = 0;
   let recalled = 0;
+  const recorded = (at: number) => {
+    const failure = failures.get(at);
+    return failure && new EngramError(isErrorCode(failure.code) ? failure.code : 'LLM_ERROR', failure.message);
+  };
   const result = await runLoop(
     {
       question: start.question,
       ...(context === undefined ? {} : { context: '(the context of the recorded run)', contextIds: context.ids }),
     },
-    start.settings,
+    loopSettings(start.settings),
     {
       provider: {
         label: start.provider,
@@ -91,20 +96,15 @@ export async function replayLoop(
           call += 1;
           const reply = replies.get(call);
           if (reply !== undefined) return reply;
-          const failure = failures.get(call);
-          if (failure !== undefined) {
-            throw new EngramError(isErrorCode(failure.code) ? failure.code : 'LLM_ERROR', failure.message);
-          }
-          throw traceError(`The trace ends before call ${call} of the replay`, { call });
+          throw recorded(call) ?? traceError(`The trace ends before call ${call} of the replay`, { call });
         },
       },
       recall: async (query) => {
-        const recorded = recalls[recalled];
+        const event = recalls[recalled];
         recalled += 1;
-        if (recorded === undefined || recorded.query !== query) {
-          throw traceError(`The replay recalls "${query}" where the trace recorded ${recorded === undefined ? 'no recall' : `"${recorded.query}"`}`);
-        }
-        return { text: '', ids: recorded.ids, tokens: recorded.tokens };
+        if (event === undefined) throw recorded(call) ?? traceError(`The replay recalls "${query}" where the trace recorded no recall`);
+        if (event.query !== query) throw traceError(`The replay recalls "${query}" where the trace recorded "${event.query}"`);
+        return { text: '', ids: event.ids, tokens: event.tokens };
       },
       onEvent: options.onEvent,
       clock: () => 0,

@@ -48,6 +48,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./recall.js'),
   },
   {
+    name: 'loop',
+    summary: 'Answer QUESTION with an LLM (--llm) over memory: bounded recall–answer loop, traced, replayable',
+    load: () => import('./loop.js'),
+  },
+  {
+    name: 'ask',
+    summary: 'Ingest PATH... then answer QUESTION with an LLM (--llm) through the recall–answer loop',
+    load: () => import('./ask.js'),
+  },
+  {
     name: 'brief',
     summary: 'The session brief: live memories without a query, long-term first, in a token budget',
     load: () => import('./brief.js'),

@@ -1,0 +1,196 @@
+/**
+ * What `engram loop` and `engram ask` share: memctl's loop flags, and a run of the loop with the
+ * answer on stdout and the trace (`--trace`: stderr, `--trace-file`: a file) and progress on
+ * stderr. The controller and the LLM providers load only when a loop runs.
+ */
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { EngramError } from '../errors.js';
+import type { LoopResult } from '../loop/controller.js';
+import type { LoopSettings, TraceEvent } from '../loop/trace.js';
+import type { CliContext, CommandOutput } from './context.js';
+import { enumOption, intOption, numberOption } from './options.js';
+import { readFileOrStdin } from './read-input.js';
+
+export interface LoopFlags {
+  llm?: string;
+  llmMode?: 'stdin' | 'file';
+  protocol?: LoopSettings['protocol'];
+  systemPrompt?: string;
+  maxCalls?: number;
+  threshold?: number;
+  queryThreshold?: number;
+  stableSteps?: number;
+  /** False with `--no-stop-on-no-new`. */
+  stopOnNoNew: boolean;
+  budget?: number;
+  trace?: boolean;
+  traceFile?: string;
+  strict?: boolean;
+  timeout?: number;
+  replay?: string;
+  scope?: string;
+}
+
+/** memctl's default context budget, in tokens (recall's own default is 1500). */
+const LOOP_BUDGET = 2200;
+
+/** Adds memctl's loop flags (and `--replay` when `replay`) to `command`. */
+export function addLoopOptions(command: Command, { replay }: { replay: boolean }): Command {
+  command
+    .option('--llm <cmd>', 'the model: a shell command ("claude -p", "ollama run llama3"), openai:MODEL[@BASE_URL] or ollama:MODEL[@URL]')
+    .addOption(enumOption('--llm-mode <mode>', 'how a shell command gets the prompt: on stdin, or as a file path argument (default stdin)', ['stdin', 'file']))
+    .addOption(enumOption('--protocol <protocol>', 'what the model\'s reply holds besides the answer (default json)', ['json', 'regex', 'passive']))
+    .option('--system-prompt <text-or-file>', 'added after the protocol\'s system text: the text, or the content of the file it names')
+    .addOption(intOption('--max-calls <n>', 'most model calls (default 3)', 1))
+    .addOption(numberOption('--threshold <x>', 'answer similarity that counts as a stable step (default 0.92)', 0, 1))
+    .addOption(numberOption('--query-threshold <x>', 'similarity at which a proposed query repeats one already run (default 0.90)', 0, 1))
+    .addOption(intOption('--stable-steps <n>', 'stable steps in a row that end the loop (fixed_point, default 2)', 1))
+    .option('--no-stop-on-no-new', 'go on when a follow-up recall brings no new item')
+    .addOption(intOption('--budget <tokens>', `token budget of each recall's block (default ${LOOP_BUDGET}, ENGRAM_BUDGET)`, 1))
+    .option('--scope <scope>', 'recall only items of this scope')
+    .option('--trace', 'the JSONL trace on stderr (status lines are then left out)')
+    .option('--trace-file <path>', 'write the JSONL trace to this file (replay it with --replay)')
+    .option('--strict', 'exit 1 when --max-calls ends the loop, and fail on a reply that does not follow the protocol')
+    .addOption(numberOption('--timeout <seconds>', 'per model call (default 300)', 0.001, 86_400));
+  if (replay) command.option('--replay <file>', 'replay a trace: the recorded answer, with no model call and no store');
+  return command;
+}
+
+/** The `--llm` given; PARAM_ERROR without one (checked before anything is read). */
+export function requireLlm(flags: LoopFlags): string {
+  if (flags.llm !== undefined) return flags.llm;
+  throw new EngramError('PARAM_ERROR', 'The loop needs a model: --llm', {
+    hint: 'Give --llm "claude -p", --llm ollama:MODEL or --llm openai:MODEL (engram loop: or --replay FILE to replay a trace).',
+  });
+}
+
+/** `--system-prompt`: the content of the file it names, else the text itself. */
+async function systemPrompt(ctx: CliContext, value: string | undefined): Promise<string | undefined> {
+  if (value === undefined) return undefined;
+  const path = resolve(ctx.cwd, value);
+  let isFile = false;
+  try {
+    isFile = statSync(path).isFile();
+  } catch {
+    isFile = false;
+  }
+  return isFile ? readFileOrStdin(path, ctx) : value;
+}
+
+/** The trace's writers: stderr with `--trace`, a file with `--trace-file` (written as events come). */
+function traceWriters(ctx: CliContext, flags: LoopFlags): { onEvent: (event: TraceEvent) => void; close: () => void } {
+  let fd: number | undefined;
+  if (flags.traceFile !== undefined) {
+    try {
+      fd = openSync(resolve(ctx.cwd, flags.traceFile), 'w');
+    } catch (error) {
+      throw new EngramError('PARAM_ERROR', `Cannot write the trace file ${flags.traceFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
+        hint: 'Check the path and permissions.',
+        details: { path: flags.traceFile },
+        cause: error,
+      });
+    }
+  }
+  return {
+    onEvent: (event) => {
+      const line = JSON.stringify(event);
+      if (fd !== undefined) writeSync(fd, `${line}\n`);
+      if (flags.trace === true) ctx.stderrLine(line);
+      if (event.event === 'llm') ctx.progress(`loop: call ${event.call} answered in ${event.ms} ms`);
+    },
+    close: () => {
+      ctx.progress('');
+      if (fd !== undefined) closeSync(fd);
+    },
+  };
+}
+
+const calls = (count: number) => `${count} call${count === 1 ? '' : 's'}`;
+
+/** The answer on stdout (`--json`: the result); exit 1 under `--strict` when max_calls ended it. */
+function answerOutput(ctx: CliContext, result: LoopResult, flags: LoopFlags, strict: boolean): CommandOutput {
+  const cut = strict && result.stop_reason === 'max_calls';
+  if (flags.trace !== true) {
+    ctx.info(`loop: ${result.stop_reason} after ${calls(result.calls)}, ${result.sources.length} memor${result.sources.length === 1 ? 'y' : 'ies'} given`);
+  }
+  if (cut) ctx.warn(`the loop reached its ${calls(result.calls)} without converging (--strict)`);
+  if (result.stop_reason === 'unparsed_reply') ctx.warn('the model\'s reply did not follow the protocol: its whole text is the answer');
+  return { kind: 'block', text: `${result.answer}\n`, data: { ...result }, exitCode: cut ? 1 : 0 };
+}
+
+/**
+ * Runs the loop for `question`: the initial context is `context` when not blank, else the recall
+ * of the question. The store opens on the first recall only (a piped context and a passive
+ * model need none).
+ */
+export async function runLoopCli(
+  ctx: CliContext,
+  question: string,
+  flags: LoopFlags,
+  context?: string,
+): Promise<CommandOutput> {
+  const llm = requireLlm(flags);
+  const [{ createLlmProvider }, { loopSettings, recallFrom }, { runLoop }] = await Promise.all([
+    import('../llm/create-provider.js'), import('../loop/memory-loop.js'), import('../loop/controller.js'),
+  ]);
+  const settings = loopSettings({
+    protocol: flags.protocol,
+    max_calls: flags.maxCalls,
+    threshold: flags.threshold,
+    query_threshold: flags.queryThreshold,
+    stable_steps: flags.stableSteps,
+    stop_on_no_new: flags.stopOnNoNew,
+    budget: ctx.settings.budget(flags.budget) ?? LOOP_BUDGET,
+    strict: flags.strict === true,
+    timeout_ms: flags.timeout === undefined ? undefined : Math.max(1, Math.round(flags.timeout * 1000)),
+    system_prompt: await systemPrompt(ctx, flags.systemPrompt),
+  });
+  const provider = createLlmProvider(llm, { mode: flags.llmMode, env: ctx.settings.llmEnv() });
+  let recall: ReturnType<typeof recallFrom> | undefined;
+  const trace = traceWriters(ctx, flags);
+  try {
+    const result = await runLoop({ question, context }, settings, {
+      provider,
+      recall: async (query, options) => {
+        recall ??= recallFrom(await ctx.open(), flags.scope === undefined ? {} : { scope: flags.scope });
+        return recall(query, options);
+      },
+      onEvent: trace.onEvent,
+    });
+    return answerOutput(ctx, result, flags, settings.strict);
+  } finally {
+    trace.close();
+  }
+}
+
+/** `--replay FILE`: the recorded run's answer again, with no model, no process and no store. */
+export async function replayLoopCli(
+  ctx: CliContext,
+  question: string | undefined,
+  flags: LoopFlags,
+): Promise<CommandOutput> {
+  if (flags.traceFile !== undefined) {
+    throw new EngramError('PARAM_ERROR', '--replay reads a trace; --trace-file would write one', {
+      hint: 'Leave out --trace-file (--trace shows the replayed events on stderr).',
+    });
+  }
+  const file = flags.replay as string;
+  const text = await readFileOrStdin(file === '-' ? file : resolve(ctx.cwd, file), ctx);
+  const { parseTrace, replayLoop } = await import('../loop/replay.js');
+  const events = parseTrace(text);
+  const start = events.find((e) => e.event === 'start');
+  if (question !== undefined && start?.event === 'start' && start.question !== question) {
+    throw new EngramError('PARAM_ERROR', `The trace answers another question: "${start.question}"`, {
+      hint: 'Give the recorded question, or none.',
+    });
+  }
+  const trace = traceWriters(ctx, flags);
+  try {
+    const result = await replayLoop(events, { onEvent: trace.onEvent });
+    return answerOutput(ctx, result, flags, start?.event === 'start' && start.settings.strict === true);
+  } finally {
+    trace.close();
+  }
+}
