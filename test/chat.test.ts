@@ -8,7 +8,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, cli, hostile, tempDir } from './helpers.js';
+import { type SeenRequest, startEmbedServer } from './embed-server.js';
+import { CLI, cli, hostile, nodeAsync, tempDir } from './helpers.js';
 
 /**
  * A fake model under the loop's json protocol: it stops at once and answers with the question and
@@ -90,6 +91,28 @@ test('chat, piped: a failing model ends the run with LLM_ERROR and its stderr; a
   assert.equal(bad.code, 2);
   assert.equal(bad.error?.error, 'PARAM_ERROR');
   assert.equal(cli(['chat'], { cwd: dir, input: 'q\n' }).code, 2, '--llm is required');
+});
+
+test('chat over HTTP: an OpenAI-compatible server on loopback answers, no shell and no key involved', async (t) => {
+  const { dir, deploy } = setUp(t);
+  const server = await startEmbedServer((request) => {
+    const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+    const prompt = messages.at(-1)?.content ?? '';
+    const question = prompt.split('## Question\n')[1]?.trim();
+    return { body: { choices: [{ message: { role: 'assistant', content: `{"stop": true}\nServed: ${question}` } }] } };
+  });
+  t.after(() => server.close());
+  const run = await nodeAsync([CLI, 'chat', '--llm', `openai:local-model@${server.url}/v1`], {
+    cwd: dir,
+    input: 'How do we deploy?\n/sources\n',
+    env: { OPENAI_API_KEY: undefined },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout, `Served: How do we deploy?\n\n${deploy}  Deploys\n\n`);
+  const [seen] = server.requests as [SeenRequest];
+  assert.equal(seen.path, '/v1/chat/completions');
+  assert.equal(seen.headers.authorization, undefined);
+  assert.match(JSON.stringify(seen.body), /blue-green switches on Fridays/, 'the memory went with the question');
 });
 
 /** A session at a pseudo-terminal: what it printed so far, typing, and waiting for text. */
