@@ -56,6 +56,7 @@ export function createShellProvider(options: ShellProviderOptions): LlmProvider 
   return Object.freeze({
     label: command,
     async complete(request: LlmRequest): Promise<string> {
+      if (request.signal?.aborted === true) throw failure(command, { kind: 'aborted' }, '', request.timeoutMs);
       const input = requestText(request);
       if (mode === 'stdin') return run(command, [], input, env, request);
       const dir = await mkdtemp(join(tmpDir, 'engram-llm-'));
@@ -96,7 +97,8 @@ function run(
       settled = true;
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
-      release();
+      // After a normal end the group went at the exit (below); otherwise it goes now.
+      release(ending.kind !== 'exit');
       child.stdin?.destroy();
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -105,11 +107,7 @@ function run(
     };
     const onAbort = (): void => finish({ kind: 'aborted' });
     const timer = setTimeout(() => finish({ kind: 'timeout' }), Math.min(request.timeoutMs, MAX_TIMER_MS));
-    if (request.signal?.aborted === true) {
-      queueMicrotask(onAbort);
-    } else {
-      request.signal?.addEventListener('abort', onAbort, { once: true });
-    }
+    request.signal?.addEventListener('abort', onAbort, { once: true });
 
     child.on('error', (error) => finish({ kind: 'spawn-error', error }));
     child.stdout?.on('data', (chunk: Buffer) => {
