@@ -199,8 +199,9 @@ export interface Engram {
   /** Every stored version, oldest first. */
   history(id: string): Promise<Revision[]>;
   /**
-   * Archives expired, stale (decay ≤ 0.2) and weak (weight < 0.1 after 30 days) items and, with
-   * `purgeDays`, deletes archived items older than that — only with `apply`; otherwise the plan.
+   * Archives expired, stale (the forgetting curve, docs/forgetting.md) and weak (weight < 0.1
+   * after 30 days) items and, with `purgeDays`, deletes archived items older than that — only
+   * with `apply`; otherwise the plan.
    */
   cleanup(options?: CleanupInput): Promise<CleanupPlan>;
   /**

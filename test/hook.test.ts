@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { claudeCodeSession, codexRollout, plainTurns } from './capture-fixtures.js';
 import { cli, tempDir } from './helpers.js';
+import { parseHookLine } from '../src/cli/hook-fast.js';
 import { HOOK_EVENTS, hookCommand } from '../src/setup/hooks.js';
 import { openEngram } from '../src/index.js';
 
@@ -57,6 +58,27 @@ describe('engram hook', () => {
     assert.match(readFileSync(join(dir, '.engram', 'hook.log'), 'utf8'), /session-start .*not a JSON object/);
     const none = cli(['hook', 'session-start', '--budget', '10'], { cwd: dir, input: sessionStart(dir) });
     assert.deepEqual([none.code, none.stdout], [0, ''], 'nothing fits: nothing said');
+  });
+
+  test('the installed hook lines skip the command-line parser and answer as the full CLI does', (t) => {
+    assert.deepEqual(parseHookLine(['--db', '/x y/m.db', 'hook', 'session-start']), {
+      globals: { db: '/x y/m.db' }, quiet: false, event: 'session-start', flags: {},
+    });
+    assert.deepEqual(parseHookLine(['-q', '--tokenizer=o200k', 'hook', '--budget', '90', 'prompt-submit', 'extra']), {
+      globals: { tokenizer: 'o200k' }, quiet: true, event: 'prompt-submit', flags: { budget: '90' },
+    });
+    for (const argv of [['hook', '--help'], ['--format', 'json', 'hook', 'stop'], ['put', 'hook'], ['--db']]) {
+      assert.equal(parseHookLine(argv), undefined, `${argv.join(' ')}: the full CLI reads it`);
+    }
+    const dir = project(t);
+    const fast = cli(['hook', 'session-start', '--budget', '300'], { cwd: dir, input: sessionStart(dir) });
+    const brief = cli(['brief', '--budget', '300'], { cwd: dir });
+    assert.deepEqual([fast.code, brief.code], [0, 0]);
+    assert.match(fast.stdout, /fly\.io/);
+    assert.equal(context(fast.stdout, 'SessionStart').trimEnd(), brief.stdout.trimEnd(), 'the brief, as `engram brief` prints it');
+    const badEnv = cli(['hook', 'session-start'], { cwd: dir, input: sessionStart(dir), env: { ENGRAM_FORMAT: 'xml' } });
+    assert.equal(badEnv.code, 0, 'a bad ENGRAM_FORMAT does not fail a hook');
+    assert.match(badEnv.stdout, /fly\.io/);
   });
 
   test('prompt-submit recalls for the prompt; nothing matched, nothing said', (t) => {

@@ -81,23 +81,24 @@ test('CLI: update, forget, link, links', (t) => {
 
 const DAY = 86_400_000;
 
-test('decay combines the tier rate and the layer half-life; stale at 0.2; use resets the clock', async () => {
+test('decay: the slower of the tier and the layer; stale at strength 0.1 (docs/forgetting.md); use resets the clock', async () => {
   const { decayOf } = await import('../src/forgetting/curve.js');
   const at = '2026-01-01T00:00:00.000Z';
   const item = { tier: 'stm', layer: null, updated_at: at, last_used_at: null } as const;
   const after = (days: number) => new Date(Date.parse(at) + days * DAY);
   assert.equal(decayOf(item, after(0)).decay, 1);
   assert.equal(decayOf(item, after(10)).decay, Number(Math.exp(-1.5).toPrecision(6)));
-  // stm alone: stale when e^(-0.15 d) <= 0.2, i.e. d >= ln 5 / 0.15 = 10.7296 days.
+  // stm alone: stale when 0.5 · e^(-0.15 d) <= 0.1, i.e. d >= ln 5 / 0.15 = 10.7296 days.
   const boundary = Math.log(5) / 0.15;
   assert.equal(decayOf(item, after(boundary - 0.001)).is_stale, false);
   assert.equal(decayOf(item, after(boundary + 0.001)).is_stale, true);
-  // ltm without a layer never decays; with the run layer it halves every 14 days.
+  // ltm never decays, with or without a layer; stm with the run layer halves every 14 days.
   assert.equal(decayOf({ ...item, tier: 'ltm' }, after(10_000)).decay, 1);
-  assert.equal(decayOf({ ...item, tier: 'ltm', layer: 'run' }, after(14)).decay, 0.5);
-  // mtm + feature: rates add up.
+  assert.equal(decayOf({ ...item, tier: 'ltm', layer: 'run' }, after(10_000)).decay, 1);
+  assert.equal(decayOf({ ...item, layer: 'run' }, after(14)).decay, 0.5);
+  // mtm + feature: the feature's 180-day half-life, the slower of the two.
   const mixed = decayOf({ ...item, tier: 'mtm', layer: 'feature' }, after(30));
-  assert.equal(mixed.decay, Number(Math.exp(-(0.03 + Math.LN2 / 180) * 30).toPrecision(6)));
+  assert.equal(mixed.decay, Number(Math.exp((-Math.LN2 * 30) / 180).toPrecision(6)));
   // A recent use restarts the curve.
   assert.equal(decayOf({ ...item, last_used_at: after(20).toISOString() }, after(20)).decay, 1);
 });

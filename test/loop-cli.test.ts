@@ -268,6 +268,8 @@ test('loop: passive with --llm cat shows the prompt; --system-prompt from a file
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /Answer in one sentence\.\n\n## Memory\n\[ENGRAM_MEMORY[^]*## Question\nHow does login work\?\n$/);
   assert.doesNotMatch(run.stdout, /need_more/);
+  const file = s.loop([QUESTION, '--llm', 'cat', '--llm-mode', 'file', '--protocol', 'passive', '--system-prompt', 'system.txt']);
+  assert.equal(file.stdout, run.stdout, '--llm-mode file: the same prompt, from a file');
 });
 
 test('ask: ingests a folder, then answers from it through the loop', async (t) => {

@@ -217,3 +217,14 @@ test('a failed recall ends the loop with its error, recorded and replayed', asyn
   assert.deepEqual(trace.events.at(-1), { event: 'error', call: 1, code: 'DB_BUSY', message: 'The store is busy' });
   await assert.rejects(replayLoop(trace.jsonl()), (error: EngramError) => error.code === 'DB_BUSY');
 });
+
+test('--budget bounds each recall\'s block, counted by the store\'s tokenizer', async (t) => {
+  const { engram } = await store(t);
+  for (let i = 0; i < 12; i++) await engram.put({ content: `Login note ${i}: ${'the session cookie is refreshed on use. '.repeat(3)}` });
+  const model = scripted([directive({ need_more: true, query: 'session cookie refreshed' }, 'x'), directive({ stop: true }, 'y')]);
+  const trace = traced();
+  await runMemoryLoop(engram, model.provider, { question: 'login session', budget: 120 }, trace);
+  const recalls = trace.events.filter((e) => e.event === 'recall');
+  assert.equal(recalls.length, 2);
+  for (const event of recalls) assert.ok(event.event === 'recall' && event.tokens > 0 && event.tokens <= 120, JSON.stringify(event));
+});

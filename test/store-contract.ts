@@ -195,6 +195,9 @@ export function runStoreContract(name: string, factory: StoreFactory, options: C
       const page = await store.items.list({ limit: 1, offset: 1 });
       assert.equal(page.total, 3);
       assert.equal(page.items.length, 1);
+      for (const filter of [{ limit: 1, offset: 1 }, { tags: ['auth'] }, { archived: 'only' }] satisfies ListFilter[]) {
+        assert.deepEqual(await store.items.find(filter), (await store.items.list(filter)).items, 'find is list without the total');
+      }
     });
 
     test('list sorts newest first by updated or created, and bounds by time', async (t) => {

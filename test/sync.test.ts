@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { type Engram, openEngram } from '../src/engram.js';
@@ -188,6 +188,11 @@ test('sync add, list, remove and errors through the CLI', async (t) => {
   const inside = run('sync', 'add', 'docs/api');
   assert.equal(inside.code, 2);
   assert.match(String(inside.error?.message), /overlaps the synced folder docs/);
+  symlinkSync(join(dir, 'docs'), join(dir, 'docs-link'));
+  const linked = run('sync', 'add', 'docs-link');
+  assert.equal(linked.code, 2, 'a link to a synced folder is that folder');
+  assert.match(String(linked.error?.message), /is synced as docs/);
+  rmSync(join(dir, 'docs-link'));
   assert.equal(run('sync', 'add', 'docs/intro.md').code, 2);
   assert.equal(run('sync', 'add', 'docs/api', '--name', 'list').code, 2);
   assert.equal(run('sync', 'add', 'missing').code, 3);

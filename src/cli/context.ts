@@ -62,7 +62,10 @@ export interface CliContext {
   settings: Settings;
   cwd: string;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** stderr itself, for an interactive prompt (`chat`'s readline); messages go through warn, info, progress. */
+  /**
+   * stderr itself, for an interactive prompt (`chat`'s readline) and data asked for on stderr
+   * (`loop --trace`, even with `-q`); messages go through warn, info, progress.
+   */
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   /** A warning on stderr, unless `-q`. */
   warn(message: string): void;
@@ -70,6 +73,4 @@ export interface CliContext {
   info(message: string): void;
   /** A progress line on stderr, redrawn in place on a terminal; silent when piped or with `-q`. */
   progress(message: string): void;
-  /** One line on stderr as is, even with `-q`: data asked for on stderr (`loop --trace`). */
-  stderrLine(line: string): void;
 }

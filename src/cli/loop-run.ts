@@ -97,7 +97,7 @@ function traceWriters(ctx: CliContext, flags: LoopFlags): { onEvent: (event: Tra
     onEvent: (event) => {
       const line = JSON.stringify(event);
       if (fd !== undefined) writeSync(fd, `${line}\n`);
-      if (flags.trace === true) ctx.stderrLine(line);
+      if (flags.trace === true) ctx.stderr.write(`${line}\n`);
       if (event.event === 'llm') ctx.progress(`loop: call ${event.call} answered in ${event.ms} ms`);
     },
     close: () => {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `engram` executable. `--version`, and `--help` from the copy rendered at build time, answer
- * without loading the CLI; everything else runs it with the real process streams.
+ * without loading the CLI, and so does an agent client's session hook (`hook-fast.ts`); everything
+ * else runs it with the real process streams.
  */
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
@@ -33,13 +34,15 @@ if (only === '--version' || only === '-V') {
 } else if (help !== undefined) {
   process.stdout.write(help);
 } else {
-  const { runCli } = await import('./run-cli.js');
-  process.exitCode = await runCli({
-    argv,
-    env: process.env,
-    cwd: process.cwd(),
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-  });
+  const { env, stdin, stdout, stderr } = process;
+  const io = { env, cwd: process.cwd(), stdin, stdout, stderr };
+  // An agent client's session hook is answered without the command-line parser (hook-fast.ts).
+  const hook = argv.includes('hook') ? await import('./hook-fast.js') : undefined;
+  const line = hook?.parseHookLine(argv);
+  if (hook !== undefined && line !== undefined) {
+    process.exitCode = await hook.runHookLine(line, io);
+  } else {
+    const { runCli } = await import('./run-cli.js');
+    process.exitCode = await runCli({ argv, ...io });
+  }
 }

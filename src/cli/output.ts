@@ -14,8 +14,6 @@ export interface Output {
   warn(message: string): void;
   info(message: string): void;
   progress(message: string): void;
-  /** One line on stderr as is, even with `-q` (data asked for on stderr, such as a trace). */
-  line(text: string): void;
 }
 
 export interface OutputOptions {
@@ -103,9 +101,6 @@ export function createOutput(options: OutputOptions): Output {
     },
     progress(message) {
       if (!options.quiet && stderr.isTTY === true) stderr.write(`\r\x1b[2K${message}`);
-    },
-    line(text) {
-      stderr.write(`${text}\n`);
     },
   };
 }

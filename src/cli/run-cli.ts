@@ -103,7 +103,6 @@ export async function runCli(io: CliIo): Promise<number> {
           warn: (message) => output.warn(message),
           info: (message) => output.info(message),
           progress: (message) => output.progress(message),
-          stderrLine: (line) => output.line(line),
           verbose,
           open: (options) => stores.open(settings, options),
         };

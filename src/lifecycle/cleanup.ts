@@ -1,7 +1,7 @@
 /**
  * `cleanup` (memtool §8.3, mem-context's archive phase): a plan of what to archive — expired,
- * stale (decay ≤ 0.2) and weak (weight < 0.1 after 30 days) live items — and, with a purge age,
- * which archived items to delete for good. The plan is all a dry run does; applying it runs in one
+ * stale (`forgetting/curve.ts`) and weak (weight < 0.1 after 30 days) live items — and, with a
+ * purge age, which archived items to delete for good. The plan is all a dry run does; applying it runs in one
  * transaction, each change with its event.
  */
 import { decayOf } from '../forgetting/curve.js';

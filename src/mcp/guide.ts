@@ -42,6 +42,11 @@ const INSTRUCTION_LINES: readonly GuideLine[] = [
   { tool: 'memory_write', text: '- memory_write is the direct write for setup and administration.' },
   { tool: 'memory_review', text: '- memory_review lists what needs a decision; memory_consolidate folds duplicates.' },
   { tool: 'memory_recall', text: '- workspace=NAME keeps the memory of separate projects apart.' },
+  {
+    tool: 'remember',
+    text: '- remember, recall, get, update, forget, status, review, consolidation_candidates: mem-context\'s tools over '
+      + 'the same store; its types episodic, semantic, permanent are the tiers stm, mtm, ltm.',
+  },
 ];
 
 /**

@@ -17,16 +17,18 @@ import { selectTools } from './tools/profiles.js';
 export { DEFAULT_SESSION_LIMITS, type HttpOptions, type RunningHttpServer } from './http.js';
 export type { ServeOptions } from './protocol.js';
 export { selectTools } from './tools/profiles.js';
+export { compatTools } from './compat/index.js';
 
 function createState(options: ServeOptions): ServerState {
   const tools = options.tools ?? selectTools();
+  const names = tools.map((t) => t.name);
   return {
     ...options,
     limiter: new RateLimiter(options.limits),
     metrics: new MetricsCollector(),
     inflight: new Set(),
     served: servedTools(tools),
-    instructions: serverInstructions(tools.map((t) => t.name), tools.length === TOOLS.length),
+    instructions: serverInstructions(names, TOOLS.every((t) => names.includes(t.name))),
   };
 }
 

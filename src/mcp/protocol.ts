@@ -22,6 +22,7 @@ import { VERSION } from '../version.js';
 import { MEMORY_GUIDE } from './guide.js';
 import { withMcpHint } from './hints.js';
 import type { BackgroundEmbedOptions } from './background-embed.js';
+import { compatSetOf } from './compat/index.js';
 import type { RateLimiter, RateLimits } from './limiter.js';
 import type { MetricsCollector } from './metrics.js';
 import type { ServedTools } from './tool-list.js';
@@ -39,7 +40,10 @@ export interface ServeOptions {
   log?: (line: Record<string, unknown>) => void;
   /** The background pass over pending vectors: its timing, or false to turn it off. */
   backgroundEmbed?: BackgroundEmbedOptions | false;
-  /** The tools served (`--tools`, see `selectTools`); the default profile when not given. */
+  /**
+   * The tools served (`--tools`, see `selectTools`, and `--compat`, see `compatTools`); the
+   * default profile when not given.
+   */
   tools?: readonly Tool[];
 }
 
@@ -60,6 +64,12 @@ const ALL_TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
 
 /** The error of a call to a tool this server does not serve: one of another profile says how to serve it. */
 function unknownTool(name: string): EngramError {
+  const compat = compatSetOf(name);
+  if (compat !== undefined) {
+    return new EngramError('NOT_FOUND', `Tool ${name} is not served by this server`, {
+      hint: `tools/list names the tools served; \`engram serve --compat ${compat}\` serves ${name} too.`,
+    });
+  }
   const known = ALL_TOOL_NAMES.has(name);
   return new EngramError('NOT_FOUND', known ? `Tool ${name} is not served by this server` : `Unknown tool ${name}`, {
     hint: known

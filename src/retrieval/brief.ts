@@ -76,7 +76,7 @@ export async function brief(ctx: OperationContext, input: BriefInput = {}): Prom
   const at = ctx.now();
   const candidates: Candidate[] = [];
   for (const [rank, tier] of ORDER.entries()) {
-    const page = await ctx.store.items.list({
+    const items = await ctx.store.items.find({
       tier,
       scope,
       injectable: true,
@@ -89,7 +89,7 @@ export async function brief(ctx: OperationContext, input: BriefInput = {}): Prom
       limit: PER_TIER,
     });
     // The score only orders the catalog: tier first, then recency.
-    page.items.forEach((item, i) => {
+    items.forEach((item, i) => {
       candidates.push({ item: redactItem(item, secrecy), score: ORDER.length - rank - i / (PER_TIER + 1) });
     });
   }

@@ -35,6 +35,10 @@ export const recallInputSchema = z.strictObject({
   secrecy: z.enum(SECRECY_TIERS).optional(),
   /** How matches are found (`mode` is the output's form): lexical, semantic or hybrid, as in search. */
   search_mode: z.enum(RETRIEVAL_MODES).optional(),
+  /** At most this many matches, best first (mem-context's `limit`). */
+  limit: z.number().int().min(1).max(RECALL_POOL).optional(),
+  /** Only matches scoring at least this (the ranking's final score; mem-context's `min_score`). */
+  min_score: z.number().min(0).max(1e6).optional(),
   /** Items already given (the recall–answer loop's earlier rounds): left out before packing. */
   exclude_ids: z.array(z.string().max(100)).max(10_000).optional(),
 });
@@ -84,6 +88,8 @@ export async function recall(
     header = true,
     secrecy = ctx.defaultSecrecy,
     search_mode: asked,
+    limit = RECALL_POOL,
+    min_score: minScore = 0,
     exclude_ids: excludeIds = [],
     ...filter
   } = parseInput(recallInputSchema, input);
@@ -101,14 +107,20 @@ export async function recall(
   const plan = await planRetrieval(ctx, query, asked);
   // The pool grows by the excluded items, so that they never crowd out the new ones.
   const found = await retrieve(ctx, query, live, RECALL_POOL + excluded.size, plan);
-  const fresh = excluded.size === 0 ? found.hits : found.hits.filter((hit) => !excluded.has(hit.item.id));
-  const ranked = rankHits(fresh, 'relevance', ctx.clock()).map(({ item, factors }) => ({
-    item: redactItem(item, secrecy),
-    score: factors.final,
-  }));
+  const hits = rankHits(
+    excluded.size === 0 ? found.hits : found.hits.filter((hit) => !excluded.has(hit.item.id)),
+    'relevance',
+    ctx.clock(),
+  );
+  const ranked = hits
+    .filter(({ factors }) => factors.final >= minScore)
+    .slice(0, limit)
+    .map(({ item, factors }) => ({ item: redactItem(item, secrecy), score: factors.final }));
   const tokenizer = await loadTokenizer(ctx.tokenizer);
   const packed = packRecall(ranked, { budget, mode, header, tokenizer });
-  const held = packed.matched === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
+  // Items held back are looked for only when nothing injectable matched, not when min_score or
+  // exclude_ids left all out.
+  const held = found.hits.length === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
   await store.transaction(async () => {
     await store.items.touch(
       packed.injected.map((e) => e.id),

@@ -8,6 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { HOOK_EVENTS, type HookEvent } from './hook-events.js';
 import { appendElement, type JsonPath, jsonValue, removeMember } from './json-edit.js';
 import type { JsonValue } from './server-entry.js';
+import { shellWord } from '../util/shell-word.js';
 
 export { HOOK_EVENTS, type HookEvent };
 
@@ -29,11 +30,6 @@ export const CODEX_HOOKS: HookTable = Object.freeze({
   'stop': { name: 'Stop', timeout: 30 },
   'pre-compact': { name: 'PreCompact', timeout: 30 },
 });
-
-/** A word for a POSIX shell: as is when plain, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The command line of a hook: `engram hook stop`, or `engram --db FILE hook stop` with a pinned store. */
 export function hookCommand(event: HookEvent, db: string | undefined): string {

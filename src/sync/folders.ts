@@ -3,7 +3,7 @@
  * chunks go to, and its ingest options. Registering one reads no file; `sync` does the work.
  * Removing one keeps its chunks: only a sync archives anything, and only chunks of files gone.
  */
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
@@ -44,6 +44,15 @@ export interface AddFolderResult {
 /** A folder with how far it is behind: files added, changed and removed since its last sync. */
 export interface FolderState extends SyncedFolder {
   changes: FolderChanges;
+}
+
+/** The directory with its symbolic links resolved (as given when it is gone). */
+function realDirectory(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function isInside(dir: string, path: string): boolean {
@@ -106,9 +115,12 @@ export async function addFolder(ctx: OperationContext, input: FolderInput): Prom
   return store.transaction(async () => {
     const at = ctx.now();
     const existing = await store.folders.get(name);
+    // Compared with their links resolved: a link to a synced folder, or into one, is that folder.
+    const real = realDirectory(path);
     for (const other of await store.folders.list()) {
-      if (other.name === name || !(isInside(other.path, path) || isInside(path, other.path))) continue;
-      const how = other.path === path ? 'is synced as' : 'overlaps the synced folder';
+      const otherReal = realDirectory(other.path);
+      if (other.name === name || !(isInside(otherReal, real) || isInside(real, otherReal))) continue;
+      const how = otherReal === real ? 'is synced as' : 'overlaps the synced folder';
       throw new EngramError('PARAM_ERROR', `${path} ${how} ${other.name} (${other.path})`, {
         hint: 'Each file belongs to one synced folder: remove that one first, or narrow it with include and exclude globs.',
       });

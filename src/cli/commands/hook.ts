@@ -46,7 +46,7 @@ export interface HookPayload {
 }
 
 /** Flags are read leniently: a bad value is logged and left out, never a usage error. */
-interface HookFlags {
+export interface HookFlags {
   budget?: string;
   format?: string;
 }
@@ -102,9 +102,10 @@ export function hookAnswer(event: HookEvent, context: string): string {
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: name, additionalContext: context } })}\n`;
 }
 
-function logError(ctx: CliContext, event: string, error: unknown): void {
+/** Appends the error to `hook.log` beside the store; best effort, never throws. */
+export function logHookError(settings: CliContext['settings'], event: string, error: unknown): void {
   try {
-    const file = join(dirname(ctx.settings.store().path), 'hook.log');
+    const file = join(dirname(settings.store().path), 'hook.log');
     mkdirSync(dirname(file), { recursive: true });
     try {
       if (statSync(file).size > MAX_LOG_BYTES) renameSync(file, `${file}.1`);
@@ -136,9 +137,9 @@ async function answer(ctx: CliContext, event: HookEvent, payload: HookPayload, f
   return '';
 }
 
-async function hookCommand(ctx: CliContext, name: string | undefined, flags: HookFlags): Promise<CommandOutput> {
+export async function hookCommand(ctx: CliContext, name: string | undefined, flags: HookFlags): Promise<CommandOutput> {
   if (name === undefined || !(HOOK_EVENTS as readonly string[]).includes(name)) {
-    logError(ctx, String(name), new Error(`unknown hook event ${JSON.stringify(name ?? '')}`));
+    logHookError(ctx.settings, String(name), new Error(`unknown hook event ${JSON.stringify(name ?? '')}`));
     return { kind: 'block', text: '', data: {} };
   }
   const event = name as HookEvent;
@@ -147,7 +148,7 @@ async function hookCommand(ctx: CliContext, name: string | undefined, flags: Hoo
   // Past the bound the process ends at once, whatever still runs: a transaction in flight is rolled
   // back by SQLite, and the agent is not kept waiting.
   const hardStop = setTimeout(() => {
-    logError(ctx, event, new Error(`gave up after ${bound} ms`));
+    logHookError(ctx.settings, event, new Error(`gave up after ${bound} ms`));
     process.exit(0);
   }, bound + 1000);
   hardStop.unref();
@@ -155,23 +156,23 @@ async function hookCommand(ctx: CliContext, name: string | undefined, flags: Hoo
     const bytes = ctx.stdin.isTTY === true ? Buffer.alloc(0) : await readStdinBytes(ctx.stdin, MAX_PAYLOAD_BYTES);
     const payload = parsePayload(bytes.toString('utf8'));
     if (payload === undefined) {
-      logError(ctx, event, new Error('the hook input on stdin is not a JSON object'));
+      logHookError(ctx.settings, event, new Error('the hook input on stdin is not a JSON object'));
       return { kind: 'block', text: '', data: {} };
     }
     const deadline = new Promise<string>((resolve) => {
       timer = setTimeout(() => {
-        logError(ctx, event, new Error(`gave up after ${bound} ms`));
+        logHookError(ctx.settings, event, new Error(`gave up after ${bound} ms`));
         resolve('');
       }, bound);
     });
     const work = answer(ctx, event, payload, flags).catch((error: unknown) => {
-      logError(ctx, event, error);
+      logHookError(ctx.settings, event, error);
       return '';
     });
     const text = await Promise.race([work, deadline]);
     return { kind: 'block', text, data: {} };
   } catch (error) {
-    logError(ctx, event, error);
+    logHookError(ctx.settings, event, error);
     return { kind: 'block', text: '', data: {} };
   } finally {
     clearTimeout(timer);

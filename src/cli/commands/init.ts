@@ -15,6 +15,7 @@ import {
   isFtsTokenizerPreset,
 } from '../../config/fts-tokenizer.js';
 import { EngramError } from '../../errors.js';
+import { shellWord } from '../../util/shell-word.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
@@ -34,16 +35,32 @@ export function configure(command: Command, run: Runner): void {
         FTS_TOKENIZER_NAMES,
       ),
     )
-    .addHelpText('after', exampleText('engram init', 'engram init ~/notes --fts-tokenizer en', 'engram init --db ~/memories/work.db'))
-    .action(
-      run(
-        async (
-          ctx: CliContext,
-          dir: string | undefined,
-          flags: { ftsTokenizer?: FtsTokenizerPreset },
-        ) => initCommand(ctx, dir, flags),
+    .option('--print-env', 'print `export ENGRAM_DB=…` (the absolute path, shell-quoted) for eval; the status goes to stderr')
+    .addHelpText(
+      'after',
+      exampleText(
+        'engram init',
+        'engram init ~/notes --fts-tokenizer en',
+        'engram init --db ~/memories/work.db',
+        'eval "$(engram init ~/notes --print-env)"',
       ),
-    );
+    )
+    .action(run(initCommand));
+}
+
+interface InitFlags {
+  ftsTokenizer?: FtsTokenizerPreset;
+  printEnv?: boolean;
+}
+
+/**
+ * `--print-env`: the line that points the shell at the store (memctl's `eval $(memctl init)`), on
+ * stdout as a block so that it is printed as is; `--json` gives the result with `env` instead.
+ */
+function printEnv(ctx: CliContext, result: InitResult): CommandOutput {
+  ctx.info(`${result.created ? 'Initialised' : 'Already initialised'} ${result.path}`);
+  const text = `export ENGRAM_DB=${shellWord(result.db)}\n`;
+  return { kind: 'block', text, data: { ...result, env: { ENGRAM_DB: result.db } } };
 }
 
 type InitSource = InitResult['source'];
@@ -95,11 +112,7 @@ function initTarget(ctx: CliContext, dir: string | undefined): InitTarget {
   return { db, storeDir: undefined, source: named.source };
 }
 
-async function initCommand(
-  ctx: CliContext,
-  dir: string | undefined,
-  flags: { ftsTokenizer?: FtsTokenizerPreset },
-): Promise<CommandOutput> {
+async function initCommand(ctx: CliContext, dir: string | undefined, flags: InitFlags): Promise<CommandOutput> {
   const { db: dbPath, storeDir, source } = initTarget(ctx, dir);
   const created: string[] = [];
   const configPath = storeDir === undefined ? undefined : join(storeDir, CONFIG_FILE);
@@ -134,17 +147,14 @@ async function initCommand(
       created.push(gitignorePath);
     }
   }
-  return {
-    kind: 'data',
-    view: 'init',
-    data: {
-      path: storeDir ?? dbPath,
-      db: dbPath,
-      source,
-      created: created.length > 0,
-      files_created: created,
-      fts_tokenizer: tokenizer,
-      fts_tokenizer_spec: FTS_TOKENIZER_PRESETS[tokenizer],
-    },
+  const result: InitResult = {
+    path: storeDir ?? dbPath,
+    db: dbPath,
+    source,
+    created: created.length > 0,
+    files_created: created,
+    fts_tokenizer: tokenizer,
+    fts_tokenizer_spec: FTS_TOKENIZER_PRESETS[tokenizer],
   };
+  return flags.printEnv === true ? printEnv(ctx, result) : { kind: 'data', view: 'init', data: result };
 }

@@ -2,7 +2,8 @@
  * `engram recall QUERY` (and `engram push QUERY`): the token-budgeted injection block on stdout,
  * ready to paste into a prompt. Nothing is printed when nothing matches; when only items that are
  * not injectable matched, a warning on stderr says so and how to change it. `--json` gives the
- * structured result instead.
+ * structured result instead. `push --tags` tags the chunks `--source` ingests (memctl, RAGIX) and
+ * `push --filter-tags` filters; recall's `--tags` filters, as in search and list.
  */
 import type { Command } from 'commander';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../../retrieval/retrieve.js';
@@ -19,6 +20,7 @@ interface RecallFlags {
   type?: (typeof ITEM_TYPES)[number];
   scope?: string;
   tags?: string[];
+  filterTags?: string[];
   secrecy?: Secrecy;
   source?: string[];
   searchMode?: RetrievalMode;
@@ -45,12 +47,17 @@ export function configure(command: Command, run: Runner): void {
     .option('--no-header', 'omit the opening and closing lines of the block')
     .addOption(enumOption('--tier <tier>', 'tier', TIER_VALUES))
     .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
-    .option('--scope <scope>', 'scope')
-    .addOption(listOption('--tags <tags>', 'all of these tags'))
-    .addOption(secrecyOption());
+    .option('--scope <scope>', 'scope');
   if (command.name() === 'push') {
-    command.option('--source <paths...>', 'first ingest these files, directories or globs (injectable, --format auto)');
+    // As in memctl and RAGIX, push's --tags tags what --source ingests; filtering is --filter-tags.
+    command
+      .option('--source <paths...>', 'first ingest these files, directories or globs (injectable, --format auto)')
+      .addOption(listOption('--tags <tags>', 'tags for every chunk --source ingests (without --source: filter, as before; prefer --filter-tags)'))
+      .addOption(listOption('--filter-tags <tags>', 'recall only items with all of these tags'));
+  } else {
+    command.addOption(listOption('--tags <tags>', 'all of these tags'));
   }
+  command.addOption(secrecyOption());
   command
     .addHelpText(
       'after',
@@ -58,17 +65,32 @@ export function configure(command: Command, run: Runner): void {
         `engram ${command.name()} "authentication flow" | llm "Summarise how login works"`,
         `engram ${command.name()} "database schema" --budget 800 --mode hybrid`,
         `engram ${command.name()} "automobile wheels" --search-mode semantic`,
-        ...(command.name() === 'push' ? ['engram push "how does auth work" --source src/auth docs/*.md | llm'] : []),
+        ...(command.name() === 'push'
+          ? ['engram push "how does auth work" --source src/auth docs/*.md | llm', 'engram push "release steps" --source docs/release.md --tags release']
+          : []),
       ),
     )
-    .action(run(recallCommand));
+    .action(run((ctx: CliContext, query: string, flags: RecallFlags) => recallCommand(ctx, query, flags, command.name() === 'push')));
 }
 
-async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags): Promise<CommandOutput> {
+/**
+ * The tags recall filters on. `push --tags` tags the files of `--source`; without `--source`
+ * there is nothing to tag and it filters as it did before `--filter-tags`, with a warning.
+ */
+function filterTags(ctx: CliContext, flags: RecallFlags, push: boolean): string[] | undefined {
+  if (!push) return flags.tags;
+  const ingesting = flags.source !== undefined && flags.source.length > 0;
+  if (ingesting || flags.tags === undefined) return flags.filterTags;
+  ctx.warn('push --tags without --source filters the recall, as before; say --filter-tags (with --source, --tags tags the ingested files)');
+  return [...new Set([...flags.tags, ...(flags.filterTags ?? [])])];
+}
+
+async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags, push: boolean) {
   const budget = ctx.settings.budget(flags.budget);
+  const tags = filterTags(ctx, flags, push);
   if (flags.source !== undefined && flags.source.length > 0) {
     const { runIngest } = await import('./ingest.js');
-    const report = await runIngest(ctx, flags.source, { format: 'auto', injectable: true, scope: flags.scope });
+    const report = await runIngest(ctx, flags.source, { format: 'auto', injectable: true, scope: flags.scope, tags: flags.tags });
     const t = report.totals;
     for (const f of report.files) {
       if (f.status === 'failed' || f.status === 'partial') ctx.warn(`${f.path}: ${f.reason ?? f.status}`);
@@ -85,7 +107,7 @@ async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags)
     tier: flags.tier,
     type: flags.type,
     scope: flags.scope,
-    tags: flags.tags,
+    tags,
     secrecy: flags.secrecy,
     search_mode: flags.searchMode,
   });
@@ -94,5 +116,5 @@ async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags)
     const n = result.non_injectable;
     ctx.warn(`nothing injectable matched; ${n} matching item${n === 1 ? ' is' : 's are'} not injectable: ${result.hint ?? ''}`);
   }
-  return { kind: 'block', text: result.inject_text, data: { ...result } };
+  return { kind: 'block', text: result.inject_text, data: { ...result } } satisfies CommandOutput;
 }

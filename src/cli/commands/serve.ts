@@ -4,7 +4,8 @@
  * required). Runs until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Over HTTP the rate limit is
  * per client (bearer token, or remote address without one), sessions are capped per client and in
  * all, and an idle session expires. `--tools` picks the tools listed: the default profile (the
- * daily loop), `all`, or a comma list of names.
+ * daily loop), `all`, or a comma list of names; `--compat mem-context` also serves mem-context's tool
+ * names and parameters over the same operations.
  */
 import type { Command } from 'commander';
 import { FTS_TOKENIZER_NAMES } from '../../config/fts-tokenizer.js';
@@ -27,7 +28,11 @@ interface ServeFlags {
   maxClientSessions?: number;
   sessionIdle?: number;
   tools?: string;
+  compat?: string;
 }
+
+/** The other servers whose tool names `--compat` adds (`mcp/compat/`, loaded only by serve). */
+const COMPAT_NAMES = ['mem-context'];
 
 /** What the command prints on stdout once the server has stopped: nothing (stdio was protocol). */
 const nothing = (): CommandOutput => ({ kind: 'lines', lines: (async function* () {})() });
@@ -42,6 +47,11 @@ export function configure(command: Command, run: Runner): void {
       '--tools <list>',
       'tools listed: default (recall, search, propose, read, update, forget), all, or a comma list of names (ENGRAM_MCP_TOOLS)',
     )
+    .addOption(enumOption(
+      '--compat <server>',
+      'also serve that server\'s tool names and parameters over engram: mem-context (remember, recall, get, update, forget, status, review, consolidation_candidates)',
+      COMPAT_NAMES,
+    ))
     .addOption(intOption('--port <n>', `HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)`, 0))
     .option('--host <address>', 'HTTP bind address; anything but loopback needs --token', '127.0.0.1')
     .option('--token <secret>', 'bearer token every HTTP request must carry (or ENGRAM_HTTP_TOKEN)')
@@ -63,6 +73,7 @@ export function configure(command: Command, run: Runner): void {
         'engram serve',
         'engram serve --tools all',
         'engram serve --tools default,memory_link,memory_review',
+        'engram serve --compat mem-context',
         'engram serve --http --port 8765',
         'ENGRAM_HTTP_TOKEN=… engram serve --http --host 0.0.0.0',
         'engram -v serve --db ~/notes/.engram/memory.db',
@@ -72,13 +83,14 @@ export function configure(command: Command, run: Runner): void {
 }
 
 async function serveCommand(ctx: CliContext, flags: ServeFlags): Promise<CommandOutput> {
-  const [{ selectTools, serveHttp, serveStdio }, { DEFAULT_LIMITS }, { DEFAULT_BUDGET }] = await Promise.all([
+  const [mcp, { DEFAULT_LIMITS }, { DEFAULT_BUDGET }] = await Promise.all([
     import('../../mcp/main.js'),
     import('../../mcp/limiter.js'),
     import('../../retrieval/recall.js'),
   ]);
   // An unknown tool name fails before the store is opened.
-  const tools = selectTools(ctx.settings.mcpTools(flags.tools));
+  const { compatTools, selectTools, serveHttp, serveStdio } = mcp;
+  const tools = [...selectTools(ctx.settings.mcpTools(flags.tools)), ...compatTools(flags.compat)];
   const engram = await ctx.open({ defer: true, ftsTokenizer: flags.ftsTokenizer, secrecy: flags.secrecy });
   const options = {
     engram,

@@ -46,7 +46,9 @@ export function listView(d: ListView, p: Palette): string {
 
 export function showView(d: ShowResult, p: Palette): string {
   const { links, lifecycle: life } = d;
-  const decay = `\n${p.dim(`decay      ${life.decay.toFixed(3)} (${life.age_days.toFixed(1)} days since last use)${life.is_stale ? ', stale' : ''}`)}`;
+  const halfLife = life.half_life_days === null ? 'never fades' : `half-life ${life.half_life_days.toFixed(1)} d`;
+  const since = `${life.age_days.toFixed(1)} days since last use, ${halfLife}`;
+  const decay = `\n${p.dim(`decay      ${life.decay.toFixed(3)} (${since})${life.is_stale ? ', stale' : ''}`)}`;
   const footer = `\n\n${p.dim(`revisions  ${d.revisions}`)}${decay}${
     links.length > 0 ? `\n${p.dim('links')}\n${links.map((l) => linkLine(l, p)).join('\n')}` : ''
   }`;

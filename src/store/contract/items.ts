@@ -79,6 +79,8 @@ export interface ItemRepository {
   /** Removes the item and everything derived from it; events stay as the audit trail. */
   delete(id: string): Promise<DeleteCounts>;
   list(filter: ListFilter): Promise<ListPage>;
+  /** The items of `list(filter)` without counting the total: for a page whose total is not shown. */
+  find(filter: ListFilter): Promise<MemoryItem[]>;
   /**
    * The oldest item a write of `content` may reinforce instead of being stored: in `scope`, the same
    * text but for line endings and trailing spacing, the same type, injectability, title, source,

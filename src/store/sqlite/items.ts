@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { MemoryItem } from '../../types.js';
 import { normalisedHash } from '../../util/hash.js';
 import type { AdjacentItem, DeleteCounts, ItemRepository, ListFilter, ListPage } from '../contract/items.js';
-import { ITEM_FIELDS, LIST_ORDER, listQuery, SELECT_ITEM } from './list-query.js';
+import { ITEM_FIELDS, LIST_ORDER, type ListQuery, listQuery, SELECT_ITEM } from './list-query.js';
 import { LIVE_MEMORY } from './migrations/0008-live-memories.js';
 import type { SqliteDatabase } from './open.js';
 import type { Sync } from './promised.js';
@@ -102,6 +102,14 @@ export function sqliteItems(
   };
   const deleteCount = (sql: string, id: string): number => db.prepare(sql).run(id).changes;
 
+  /** One page of a list query, in the filter's order. */
+  const find = (filter: ListFilter, query: ListQuery): MemoryItem[] => {
+    const order = LIST_ORDER[filter.sort ?? 'updated'];
+    const rows = prepare(`SELECT ${ITEM_FIELDS} FROM ${query.from} ${query.where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...query.params, filter.limit ?? -1, filter.offset ?? 0) as ItemRow[];
+    return rows.map(rowToItem);
+  };
+
   return {
     get: (id) => one(statements.get.get(id)),
     findByKey: (key) => one(statements.findByKey.get(key.layer, key.key, key.task_id, key.step_id)),
@@ -132,12 +140,10 @@ export function sqliteItems(
     },
     list: (filter: ListFilter): ListPage => {
       const query = listQuery(filter);
-      const order = LIST_ORDER[filter.sort ?? 'updated'];
       const total = prepare(`SELECT count(*) FROM ${query.from} ${query.where}`).pluck().get(...query.params) as number;
-      const rows = prepare(`SELECT ${ITEM_FIELDS} FROM ${query.from} ${query.where} ORDER BY ${order} LIMIT ? OFFSET ?`)
-        .all(...query.params, filter.limit ?? -1, filter.offset ?? 0) as ItemRow[];
-      return { items: rows.map(rowToItem), total };
+      return { items: find(filter, query), total };
     },
+    find: (filter: ListFilter) => find(filter, listQuery(filter)),
     findDuplicate: (content, target) => {
       const { scope, type, injectable, title, source, task_id: task, step_id: step, expires_at: expires } = target;
       const hash = normalisedHash(content);

@@ -12,6 +12,7 @@ import { MIGRATION_0010 } from './0010-strict-dedup.js';
 import { MIGRATION_0011 } from './0011-secure-delete.js';
 import { MIGRATION_0012 } from './0012-vector-rows.js';
 import { MIGRATION_0013 } from './0013-synced-folders.js';
+import { MIGRATION_0014 } from './0014-live-by-recency.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_0011,
   MIGRATION_0012,
   MIGRATION_0013,
+  MIGRATION_0014,
 ];
 
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
