@@ -11,6 +11,7 @@ import type { PullResult } from './ingest/pull.js';
 import type { AdmissionHook } from './items/admission.js';
 import type { ReviewDecision, ReviewReport } from './items/governance.js';
 import type { ImportReport } from './items/import-lines.js';
+import type { ImportFromInput, SourceImportReport } from './importers/run-import.js';
 import type { GetQuery, ListResult, ShowOptions, ShowResult } from './items/read.js';
 import type { IngestInput, ListInput, PullInput, PutInput, UpdateInput } from './items/schemas.js';
 import type { AutoConsolidated } from './lifecycle/auto-consolidate.js';
@@ -43,6 +44,7 @@ import type { RegisterWorkspaceResult, RemoveWorkspaceResult, WorkspaceInput } f
 import type { AutoConsolidateOptions } from './context.js';
 
 export type { ImportReport } from './items/import-lines.js';
+export type { ImportFromInput, SourceImportReport } from './importers/run-import.js';
 export type { CreatedFile } from './store/sqlite/remove-empty-store.js';
 export type { ListInput, PutInput, UpdateInput } from './items/schemas.js';
 export type { GetQuery, ListResult, ShowOptions, ShowResult } from './items/read.js';
@@ -288,5 +290,7 @@ export interface Engram {
     lines: Iterable<string> | AsyncIterable<string>,
     options?: { strict?: boolean },
   ): Promise<ImportReport & Embedded>;
+  /** Imports another tool's store through the write policy; a re-import updates; `dryRun` writes nothing. */
+  importFrom(input: ImportFromInput): Promise<SourceImportReport & Embedded>;
   close(): void;
 }

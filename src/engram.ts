@@ -29,6 +29,7 @@ const load = {
   fieldPolicy: () => import('./items/field-policy.js'),
   governance: () => import('./items/governance.js'),
   importLines: () => import('./items/import-lines.js'),
+  importFrom: () => import('./importers/run-import.js'),
   parseInput: () => import('./items/parse-input.js'),
   read: () => import('./items/read.js'),
   schemas: () => import('./items/schemas.js'),
@@ -256,6 +257,10 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           admitWrite(item, { operation: 'import', actor, now: now(), privileged }, options.admit).item,
       });
       return report.created + report.updated > 0 ? withVectors(report, 'pending') : report;
+    },
+    async importFrom(input) {
+      const report = await (await load.importFrom()).importFrom(ctx, input);
+      return !report.dry_run && report.created + report.updated > 0 ? withVectors(report, 'pending') : report;
     },
     close() {
       void store.close();

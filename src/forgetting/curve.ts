@@ -30,6 +30,20 @@ export const HALF_LIFE_DAYS: Readonly<Record<string, number>> = Object.freeze({ 
 export const TIER_DECAY_PER_DAY: Readonly<Record<string, number>> = Object.freeze({ stm: 0.15, mtm: 0.03, ltm: 0 });
 /** mem-context's default weights per tier: the strength an item of the tier starts with. */
 export const TIER_WEIGHT: Readonly<Record<string, number>> = Object.freeze({ stm: 0.5, mtm: 0.7, ltm: 1 });
+/**
+ * engram's weight for a mem-context weight of a tier. mem-context's weights start at the tier's
+ * default ({@link TIER_WEIGHT}) and engram's at 1, so its weight w is engram's w / tier weight
+ * (the importer and `serve --compat mem-context` use this, and {@link memContextWeight} back).
+ */
+export function engramWeight(weight: number, tier: string): number {
+  return Number((weight / (TIER_WEIGHT[tier] ?? 1)).toPrecision(12));
+}
+
+/** mem-context's weight of an item (engram's 1 → the tier's default weight). */
+export function memContextWeight(item: Pick<MemoryItem, 'weight' | 'tier'>): number {
+  return Number((item.weight * (TIER_WEIGHT[item.tier] ?? 1)).toPrecision(12));
+}
+
 /** mem-context's archive line on strength; for stm (weight 0.5) it is memtool's decay ≤ 0.2. */
 export const STALE_STRENGTH = 0.1;
 const DAY_MS = 86_400_000;

@@ -4,7 +4,7 @@
  * writer and the write policy. A reader never writes; it only says what it found and what it
  * could not map.
  */
-import type { ItemType, Layer, LinkType, Tier, Validation } from '../types.js';
+import type { ItemType, Layer, LinkType, Secrecy, Tier, Validation } from '../types.js';
 
 export const IMPORT_SOURCES = ['memctl', 'memtool', 'mem-context', 'mcp-memory-service', 'basic-memory'] as const;
 export type ImportSourceName = (typeof IMPORT_SOURCES)[number];
@@ -37,15 +37,25 @@ export interface SourceRecord {
   step_id?: string | null;
   key?: string | null;
   scope?: string;
+  /** The corpus an ingested chunk belongs to (RAGIX). */
+  corpus_id?: string | null;
   tags?: string[];
   entities?: string[];
   confidence?: number;
   validation?: Validation;
   weight?: number;
+  /** Whether recall may paste it into a prompt (RAGIX), and its redaction tier (KOAS). */
+  injectable?: boolean;
+  secrecy?: Secrecy;
   /** RFC 3339 (readers convert epoch seconds, naive dates and the like). */
   created_at?: string;
   updated_at?: string;
   expires_at?: string | null;
+  /** The source's access count and last access (RFC 3339), as engram's usage. */
+  usage_count?: number;
+  last_used_at?: string | null;
+  /** The source had archived (forgotten) it: kept, archived. */
+  archived?: boolean;
   /** Where the memory came from in the source (a file, a URL), as engram's `source`. */
   source?: string | null;
   /** Further provenance from the source (session, file hash, …); merged under `import`. */

@@ -2,11 +2,16 @@
  * `engram import FILE|-`: upsert items by id from JSON Lines. Invalid lines (a malformed id among
  * them) are reported with their numbers and skipped, the valid ones imported; the run then exits
  * 1. Unknown keys are ignored with a warning per key, or with `--strict` make their line invalid.
+ *
+ * `engram import --from SOURCE PATH [--dry-run]`: another tool's store (see `importers/`). The
+ * report is the data; the run exits 1 when anything of the source is not in engram afterwards
+ * (refused by the policy, invalid, not mapped, a link without its other end), 0 otherwise.
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { EngramError } from '../../errors.js';
+import { IMPORT_SOURCES, type ImportSourceName } from '../../importers/source.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../options.js';
 import type { Runner } from '../runner.js';
@@ -43,16 +48,51 @@ function readLines(source: string, ctx: CliContext): AsyncIterable<string> {
   return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
 }
 
+interface ImportFlags {
+  strict?: boolean;
+  from?: string;
+  dryRun?: boolean;
+}
+
+function sourceName(name: string): ImportSourceName {
+  if ((IMPORT_SOURCES as readonly string[]).includes(name)) return name as ImportSourceName;
+  throw new EngramError('PARAM_ERROR', `Unknown source '${name}'`, {
+    hint: `Valid values: ${IMPORT_SOURCES.join(', ')}`,
+    details: { field: 'from', valid: [...IMPORT_SOURCES] },
+  });
+}
+
+async function importFrom(ctx: CliContext, name: string, path: string, flags: ImportFlags): Promise<CommandOutput> {
+  const from = sourceName(name);
+  if (flags.strict === true) throw new EngramError('PARAM_ERROR', '--strict applies to JSONL files, not to --from');
+  const dryRun = flags.dryRun === true;
+  const engram = await ctx.open({ write: !dryRun, preview: dryRun });
+  const { embedding: _e, ...report } = await engram.importFrom({ from, path, dryRun });
+  const left = report.refusals.length + report.not_mapped.length;
+  if (left > 0) ctx.warn(`${left} refused or not mapped${dryRun ? ' (dry run)' : ''}: listed under refusals and not_mapped`);
+  return { kind: 'data', view: 'importFrom', data: report, exitCode: left > 0 ? 1 : 0 };
+}
+
 export function configure(command: Command, run: Runner): void {
   command
-    .argument('<file>', 'JSONL file, or \'-\' for stdin')
+    .argument('<file>', 'JSONL file, or \'-\' for stdin; with --from, the source\'s file or folder')
     .option('--strict', 'a line with a key import does not know is invalid (default: ignored, counted in unknown_keys)')
+    .option('--from <source>', `import another tool's store: ${IMPORT_SOURCES.join(', ')}`)
+    .option('--dry-run', 'with --from: read, map and check everything, show counts and the field mapping, write nothing')
     .addHelpText(
       'after',
-      exampleText('engram import backup.jsonl', 'cat backup.jsonl | engram import -', 'engram import --strict backup.jsonl'),
+      exampleText(
+        'engram import backup.jsonl',
+        'cat backup.jsonl | engram import -',
+        'engram import --strict backup.jsonl',
+        'engram import --from memtool memtool-export.jsonl --dry-run',
+        'engram import --from basic-memory ~/basic-memory',
+      ),
     )
     .action(
-      run(async (ctx: CliContext, source: string, flags: { strict?: boolean }): Promise<CommandOutput> => {
+      run(async (ctx: CliContext, source: string, flags: ImportFlags): Promise<CommandOutput> => {
+        if (flags.from !== undefined) return importFrom(ctx, flags.from, source, flags);
+        if (flags.dryRun === true) throw new EngramError('PARAM_ERROR', '--dry-run applies to --from only');
         checkSource(source);
         const engram = await ctx.open({ write: true });
         const report = await engram.importLines(readLines(source, ctx), { strict: flags.strict === true });

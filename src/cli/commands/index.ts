@@ -140,7 +140,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'import',
-    summary: 'Import JSON Lines (from `engram export`), upserting by id',
+    summary: 'Import JSON Lines (from `engram export`) upserting by id, or another tool\'s store (--from)',
     load: () => import('./import.js'),
   },
   {

@@ -11,6 +11,7 @@ import type {
   DoctorReport,
   EmbedResult,
   ImportReport,
+  SourceImportReport,
   IngestReport,
   PullResult,
   PutResult,
@@ -24,6 +25,7 @@ import type { ReviewDecision, ReviewReport } from '../../items/governance.js';
 import type { PolicyVerdict } from '../../policy/evaluate.js';
 import type { StoreStats } from '../../types.js';
 import { captureView } from './capture.js';
+import { importFromView } from './import-from.js';
 import { type InitResult, initView } from './init.js';
 import { ingestView, pullView } from './ingest.js';
 import {
@@ -61,6 +63,7 @@ export interface ViewData {
   delete: DeleteResult;
   stats: StoreStats | ReindexResult;
   import: ImportReport;
+  importFrom: SourceImportReport;
   init: InitResult;
   doctor: DoctorReport;
   embed: EmbedResult;
@@ -101,6 +104,7 @@ const TEXT_VIEWS: { [V in View]: (data: ViewData[V], p: Palette) => string } = {
   delete: deleteView,
   stats: statsView,
   import: importView,
+  importFrom: importFromView,
   init: initView,
   doctor: doctorView,
   embed: embedView,

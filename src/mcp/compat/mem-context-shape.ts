@@ -5,7 +5,7 @@
  * mem-context weight w of a type is engram's weight w / tier_weight, and back (docs/forgetting.md).
  */
 import { z } from 'zod';
-import { TIER_WEIGHT } from '../../forgetting/curve.js';
+import { engramWeight, memContextWeight } from '../../forgetting/curve.js';
 import { TIER_ALIASES, type MemoryItem, type Tier } from '../../types.js';
 
 /** mem-context's memory types, in tier order. */
@@ -23,15 +23,7 @@ export function tierOf(type: MemoryType): Tier {
   return TIER_ALIASES[type] ?? 'stm';
 }
 
-/** engram's weight for a mem-context weight of a tier (mem-context's default weight → 1). */
-export function engramWeight(weight: number, tier: Tier): number {
-  return Number((weight / (TIER_WEIGHT[tier] ?? 1)).toPrecision(12));
-}
-
-/** mem-context's weight of an item (1 → the tier's default weight). */
-export function memContextWeight(item: Pick<MemoryItem, 'weight' | 'tier'>): number {
-  return Number((item.weight * (TIER_WEIGHT[item.tier] ?? 1)).toPrecision(12));
-}
+export { engramWeight, memContextWeight };
 
 /**
  * An item as mem-context gives a memory: its type and weight on mem-context's scale, its access

@@ -1,0 +1,80 @@
+/**
+ * Shared pieces of the `engram import --from` tests: secrets built at run time (never written in
+ * a file of the repository), a seeded generator for fixtures, the store's bytes, the report's sums.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { cli, type CliRun } from './helpers.js';
+
+/** A small seeded generator (mulberry32): fixtures are the same on every run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/**
+ * The `n`th secret of a fixture: an access-key-shaped value, different for each `n` and `salt`,
+ * assembled here so that no file holds one.
+ */
+export function secretValue(n: number, salt: string): string {
+  const digest = createHash('sha256').update(`${salt}:${n}`).digest();
+  const body = [...digest.subarray(0, 16)].map((b) => UPPER[b % UPPER.length]).join('');
+  return ['AK', 'IA', body].join('');
+}
+
+/** The store file and its WAL and shared-memory files, as bytes. */
+export function storeBytes(db: string): Buffer {
+  return Buffer.concat(['', '-wal', '-shm'].map((s) => (existsSync(db + s) ? readFileSync(db + s) : Buffer.alloc(0))));
+}
+
+/** The report of one `engram import --from` run (JSON on stdout). */
+export interface Report {
+  read: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  refused: number;
+  invalid: number;
+  unmapped: number;
+  quarantined: number;
+  dry_run: boolean;
+  revisions: { stored: number; refused: number };
+  links: { created: number; existing: number; unresolved: number };
+  vectors: { kept: number; dropped: number; reasons: Record<string, number> };
+  refusals: { where: string; error: string; message: string; rules?: { rule: string; excerpt: string }[] }[];
+  not_mapped: { where: string; field?: string; reason: string }[];
+  mapping?: ReadonlyArray<readonly [string, string]>;
+}
+
+/** Runs `engram --db DB import --from FROM PATH ...extra` and returns the run and its report. */
+export function importFrom(db: string, from: string, path: string, extra: string[] = []): CliRun & { report: Report } {
+  const run = cli(['--db', db, 'import', '--from', from, path, '--json', ...extra]);
+  assert.ok(run.json !== undefined, `import printed its report (stderr: ${run.stderr})`);
+  return { ...run, report: run.json as unknown as Report };
+}
+
+/** The report's record counts add up to what was read. */
+export function assertAddsUp(report: Report): void {
+  const { read, created, updated, unchanged, refused, invalid, unmapped } = report;
+  assert.equal(created + updated + unchanged + refused + invalid + unmapped, read, 'the counts add up to what was read');
+  assert.equal(report.refusals.length, refused + invalid + report.revisions.refused, 'every refusal listed');
+}
+
+/** Every secret is absent from the store's bytes and from what the run printed. */
+export function assertNowhere(db: string, secrets: readonly string[], run: CliRun): void {
+  const bytes = storeBytes(db);
+  assert.ok(bytes.length > 0, 'the store exists');
+  for (const secret of secrets) {
+    assert.equal(bytes.indexOf(Buffer.from(secret, 'utf8')), -1, 'a refused secret is not in the store file');
+    assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret), 'the report masks the secret');
+  }
+}
