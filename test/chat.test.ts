@@ -77,6 +77,11 @@ test('chat: /remember goes through the write policy; proposals are stored only w
   assert.match(storing.stderr, /stored 1 proposal\(s\): MEM-[0-9a-f]+/);
   const release = listed().find((item) => item.title === 'Release day');
   assert.equal(release?.content, 'Releases ship on Tuesdays.');
+  const scoped = cli(['chat', '--llm', llm, '--scope', 'team-a'], { cwd: dir, input: 'How do we deploy?\n/remember Team A deploys by hand.\n' });
+  assert.equal(scoped.code, 0, scoped.stderr);
+  assert.equal(scoped.stdout, 'Answer to: How do we deploy? from []\n\n', 'the project-scope memory is outside --scope');
+  const teamA = cli(['list', '--scope', 'team-a'], { cwd: dir }).json?.items as { content: string }[];
+  assert.deepEqual(teamA.map((item) => item.content), ['Team A deploys by hand.']);
 });
 
 test('chat, piped: a failing model ends the run with LLM_ERROR and its stderr; a bad --llm is PARAM_ERROR', (t) => {

@@ -27,6 +27,7 @@ interface ChatFlags {
   timeout?: number;
   systemPrompt?: string;
   storeProposals?: boolean;
+  scope?: string;
 }
 
 export function configure(command: Command, run: Runner): void {
@@ -39,6 +40,7 @@ export function configure(command: Command, run: Runner): void {
     .addOption(intOption('--budget <tokens>', 'memory tokens per recall (default 2200, ENGRAM_BUDGET)', 1))
     .addOption(numberOption('--timeout <seconds>', 'per model call (default 300)', 0.001, 86_400))
     .option('--system-prompt <text-or-file>', 'added after the protocol\'s system text: the text, or the content of the file it names')
+    .option('--scope <scope>', 'recall only items of this scope, and store what the session stores there')
     .option('--store-proposals', 'store the memory proposals of each answer (through pull and the write policy)')
     .addHelpText(
       'after',
@@ -82,6 +84,7 @@ async function chatCommand(ctx: CliContext, flags: ChatFlags): Promise<CommandOu
   }
   const provider = createLlmProvider(flags.llm, { mode: flags.llmMode, env: ctx.settings.llmEnv() });
   const budget = ctx.settings.budget(flags.budget);
+  const scope = flags.scope === undefined ? {} : { scope: flags.scope };
   const engram = await ctx.open({ defer: true });
   const io = { stdin: ctx.stdin, stderr: ctx.stderr, progress: ctx.progress };
   const interactive = isInteractive(io);
@@ -92,13 +95,14 @@ async function chatCommand(ctx: CliContext, flags: ChatFlags): Promise<CommandOu
         max_calls: flags.maxCalls,
         budget,
         timeout_ms: flags.timeout === undefined ? undefined : Math.max(1, Math.round(flags.timeout * 1000)),
+        filters: scope,
       },
       systemPrompt: await systemPrompt(ctx, flags.systemPrompt),
       proposals: flags.storeProposals === true,
     }),
-    remember: async (text) => remembered(await engram.put({ content: text })),
+    remember: async (text) => remembered(await engram.put({ content: text, ...scope })),
     storeProposals: flags.storeProposals === true
-      ? async (answer) => (parseProposals(answer).format === 'text' ? undefined : pulled(await engram.pull(answer)))
+      ? async (answer) => (parseProposals(answer).format === 'text' ? undefined : pulled(await engram.pull(answer, scope)))
       : undefined,
     info(message) {
       ctx.progress('');
