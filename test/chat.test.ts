@@ -156,9 +156,15 @@ function terminal(dir: string, command: string) {
   };
 }
 
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux') === true;
+/** Why the terminal test cannot run here (no util-linux `script`, or no pseudo-terminal), if it cannot. */
+function noTerminal(): string | undefined {
+  const version = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  if (version.stdout?.includes('util-linux') !== true) return 'needs util-linux script';
+  const probe = spawnSync('script', ['-q', '-e', '-c', 'exit 7', '/dev/null'], { encoding: 'utf8', timeout: 30_000 });
+  return probe.status === 7 ? undefined : `no pseudo-terminal here: ${probe.stderr?.trim() ?? ''}`;
+}
 
-test('chat at a terminal: three questions, history, /sources, /quit, exit 0', { skip: hasScript ? undefined : 'needs util-linux script' }, async (t) => {
+test('chat at a terminal: three questions, history, /sources, /quit, exit 0', { skip: noTerminal() }, async (t) => {
   const { dir, llm, deploy } = setUp(t);
   const session = terminal(dir, `'${process.execPath}' '${CLI}' chat --llm "${llm.replaceAll('\'', '')}" --max-calls 1`);
   t.after(() => session.kill());
