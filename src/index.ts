@@ -58,6 +58,7 @@ export {
   isEngramError,
 } from './errors.js';
 export type { AdmissionContext, AdmissionHook } from './items/admission.js';
+export { createLlmProvider, type LlmProviderOptions } from './llm/create-provider.js';
 export type { LlmMode, LlmProvider, LlmRequest } from './llm/provider.js';
 export type { LoopResult } from './loop/controller.js';
 export { LOOP_DEFAULTS, type LoopMemory, type LoopRecallFilters, type MemoryLoopInput, runMemoryLoop } from './loop/memory-loop.js';

@@ -8,7 +8,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, cli, hostile, tempDir } from './helpers.js';
+import { type SeenRequest, startEmbedServer } from './embed-server.js';
+import { CLI, cli, hostile, nodeAsync, tempDir } from './helpers.js';
 
 /**
  * A fake model under the loop's json protocol: it stops at once and answers with the question and
@@ -76,6 +77,11 @@ test('chat: /remember goes through the write policy; proposals are stored only w
   assert.match(storing.stderr, /stored 1 proposal\(s\): MEM-[0-9a-f]+/);
   const release = listed().find((item) => item.title === 'Release day');
   assert.equal(release?.content, 'Releases ship on Tuesdays.');
+  const scoped = cli(['chat', '--llm', llm, '--scope', 'team-a'], { cwd: dir, input: 'How do we deploy?\n/remember Team A deploys by hand.\n' });
+  assert.equal(scoped.code, 0, scoped.stderr);
+  assert.equal(scoped.stdout, 'Answer to: How do we deploy? from []\n\n', 'the project-scope memory is outside --scope');
+  const teamA = cli(['list', '--scope', 'team-a'], { cwd: dir }).json?.items as { content: string }[];
+  assert.deepEqual(teamA.map((item) => item.content), ['Team A deploys by hand.']);
 });
 
 test('chat, piped: a failing model ends the run with LLM_ERROR and its stderr; a bad --llm is PARAM_ERROR', (t) => {
@@ -90,6 +96,28 @@ test('chat, piped: a failing model ends the run with LLM_ERROR and its stderr; a
   assert.equal(bad.code, 2);
   assert.equal(bad.error?.error, 'PARAM_ERROR');
   assert.equal(cli(['chat'], { cwd: dir, input: 'q\n' }).code, 2, '--llm is required');
+});
+
+test('chat over HTTP: an OpenAI-compatible server on loopback answers, no shell and no key involved', async (t) => {
+  const { dir, deploy } = setUp(t);
+  const server = await startEmbedServer((request) => {
+    const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+    const prompt = messages.at(-1)?.content ?? '';
+    const question = prompt.split('## Question\n')[1]?.trim();
+    return { body: { choices: [{ message: { role: 'assistant', content: `{"stop": true}\nServed: ${question}` } }] } };
+  });
+  t.after(() => server.close());
+  const run = await nodeAsync([CLI, 'chat', '--llm', `openai:local-model@${server.url}/v1`], {
+    cwd: dir,
+    input: 'How do we deploy?\n/sources\n',
+    env: { OPENAI_API_KEY: undefined },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout, `Served: How do we deploy?\n\n${deploy}  Deploys\n\n`);
+  const [seen] = server.requests as [SeenRequest];
+  assert.equal(seen.path, '/v1/chat/completions');
+  assert.equal(seen.headers.authorization, undefined);
+  assert.match(JSON.stringify(seen.body), /blue-green switches on Fridays/, 'the memory went with the question');
 });
 
 /** A session at a pseudo-terminal: what it printed so far, typing, and waiting for text. */
@@ -128,9 +156,15 @@ function terminal(dir: string, command: string) {
   };
 }
 
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux') === true;
+/** Why the terminal test cannot run here (no util-linux `script`, or no pseudo-terminal), if it cannot. */
+function noTerminal(): string | undefined {
+  const version = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  if (version.stdout?.includes('util-linux') !== true) return 'needs util-linux script';
+  const probe = spawnSync('script', ['-q', '-e', '-c', 'exit 7', '/dev/null'], { encoding: 'utf8', timeout: 30_000 });
+  return probe.status === 7 ? undefined : `no pseudo-terminal here: ${probe.stderr?.trim() ?? ''}`;
+}
 
-test('chat at a terminal: three questions, history, /sources, /quit, exit 0', { skip: hasScript ? undefined : 'needs util-linux script' }, async (t) => {
+test('chat at a terminal: three questions, history, /sources, /quit, exit 0', { skip: noTerminal() }, async (t) => {
   const { dir, llm, deploy } = setUp(t);
   const session = terminal(dir, `'${process.execPath}' '${CLI}' chat --llm "${llm.replaceAll('\'', '')}" --max-calls 1`);
   t.after(() => session.kill());

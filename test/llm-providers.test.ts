@@ -161,6 +161,10 @@ test('never a hang: stdin not read, a child left holding stdout, a flood of outp
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 300);
   await failsWith(createLlmProvider('sleep 60', { env }).complete({ ...ASK, signal: controller.signal }), 'LLM_ERROR', /was stopped/);
+  const marker = join(dir, 'ran');
+  const early = createLlmProvider(`touch '${marker}'`, { env }).complete({ ...ASK, signal: AbortSignal.abort() });
+  await failsWith(early, 'LLM_ERROR', /was stopped/);
+  assert.equal(existsSync(marker), false, 'an aborted call runs nothing');
 });
 
 /** An OpenAI chat completion answering `text`. */

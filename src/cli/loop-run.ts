@@ -66,8 +66,8 @@ export function requireLlm(flags: LoopFlags): string {
   });
 }
 
-/** `--system-prompt`: the content of the file it names, else the text itself. */
-async function systemPrompt(ctx: CliContext, value: string | undefined): Promise<string | undefined> {
+/** `--system-prompt`: the content of the file it names, else the text itself (`chat` reads it too). */
+export async function systemPrompt(ctx: CliContext, value: string | undefined): Promise<string | undefined> {
   if (value === undefined) return undefined;
   const path = resolve(ctx.cwd, value);
   let isFile = false;

@@ -42,19 +42,19 @@ function uninstall(): void {
 }
 
 /**
- * Tracks the group `pid` leads until the returned function is called (which kills what is left of
- * the group and stops tracking it).
+ * Tracks the group `pid` leads until the returned function is called, which stops tracking it
+ * and, unless told not to (the group was killed already), kills what is left of it.
  *
  * @example
  * const release = trackGroup(child.pid);
  * child.on('close', release);
  */
-export function trackGroup(pid: number | undefined): () => void {
+export function trackGroup(pid: number | undefined): (kill?: boolean) => void {
   if (pid === undefined) return () => {};
   if (live.size === 0) install();
   live.add(pid);
-  return () => {
-    killGroup(pid);
+  return (kill = true) => {
+    if (kill) killGroup(pid);
     if (live.delete(pid) && live.size === 0) uninstall();
   };
 }

@@ -16,6 +16,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
+import { MAX_TIMER_MS } from '../util/time.js';
 import type { LlmMode, LlmProvider, LlmRequest } from './provider.js';
 import { killGroup, trackGroup } from './process-groups.js';
 import { requestText } from './request-text.js';
@@ -55,6 +56,7 @@ export function createShellProvider(options: ShellProviderOptions): LlmProvider 
   return Object.freeze({
     label: command,
     async complete(request: LlmRequest): Promise<string> {
+      if (request.signal?.aborted === true) throw failure(command, { kind: 'aborted' }, '', request.timeoutMs);
       const input = requestText(request);
       if (mode === 'stdin') return run(command, [], input, env, request);
       const dir = await mkdtemp(join(tmpDir, 'engram-llm-'));
@@ -95,7 +97,8 @@ function run(
       settled = true;
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
-      release();
+      // After a normal end the group went at the exit (below); otherwise it goes now.
+      release(ending.kind !== 'exit');
       child.stdin?.destroy();
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -103,12 +106,8 @@ function run(
       else reject(failure(command, ending, stderr, request.timeoutMs));
     };
     const onAbort = (): void => finish({ kind: 'aborted' });
-    const timer = setTimeout(() => finish({ kind: 'timeout' }), request.timeoutMs);
-    if (request.signal?.aborted === true) {
-      queueMicrotask(onAbort);
-    } else {
-      request.signal?.addEventListener('abort', onAbort, { once: true });
-    }
+    const timer = setTimeout(() => finish({ kind: 'timeout' }), Math.min(request.timeoutMs, MAX_TIMER_MS));
+    request.signal?.addEventListener('abort', onAbort, { once: true });
 
     child.on('error', (error) => finish({ kind: 'spawn-error', error }));
     child.stdout?.on('data', (chunk: Buffer) => {

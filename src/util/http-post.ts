@@ -18,6 +18,7 @@ import {
   statusFailure,
   unusableAnswer,
 } from './http-failure.js';
+import { MAX_TIMER_MS } from './time.js';
 
 /** How hard to try: the resolved client options. */
 export interface RetryPolicy {
@@ -83,7 +84,7 @@ export async function postJson(
   const payload = JSON.stringify(post.body);
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted === true) throw fail(ABORTED, attempt - 1);
-    const timeoutMs = Math.max(0, Math.min(policy.timeoutMs, timeLeft(policy)));
+    const timeoutMs = Math.max(0, Math.min(policy.timeoutMs, timeLeft(policy), MAX_TIMER_MS));
     const outcome = await attemptPost(post, payload, timeoutMs, signal);
     if ('json' in outcome) return outcome.json;
     const { failure } = outcome;

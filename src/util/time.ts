@@ -49,3 +49,9 @@ export function isCanonicalTimestamp(text: string): boolean {
 export function addHours(at: string, hours: number): string {
   return new Date(new Date(at).getTime() + hours * UNIT_MS.h!).toISOString();
 }
+
+/**
+ * The longest delay a Node timer keeps (about 24.8 days): a longer one fires at once, with a
+ * warning. Timeouts given by users are capped to it.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -7,8 +7,6 @@
  * write policy) only with `--store-proposals`; `/remember` writes through `put`. A missing store
  * is created by the first write only.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { EngramError, toEngramError } from '../../errors.js';
 import type { Engram } from '../../engram.js';
@@ -16,7 +14,8 @@ import type { LlmMode } from '../../llm/provider.js';
 import type { LoopProtocol } from '../../loop/protocol.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { inCliTerms } from '../error-terms.js';
-import { enumOption, exampleText, intOption } from '../options.js';
+import { systemPrompt } from '../loop-run.js';
+import { enumOption, exampleText, intOption, numberOption } from '../options.js';
 import type { Runner } from '../runner.js';
 
 interface ChatFlags {
@@ -28,6 +27,7 @@ interface ChatFlags {
   timeout?: number;
   systemPrompt?: string;
   storeProposals?: boolean;
+  scope?: string;
 }
 
 export function configure(command: Command, run: Runner): void {
@@ -38,8 +38,9 @@ export function configure(command: Command, run: Runner): void {
     .addOption(enumOption('--protocol <protocol>', 'the model\'s reply format (default json)', ['json', 'regex', 'passive']))
     .addOption(intOption('--max-calls <n>', 'model calls per question at most (default 3)', 1))
     .addOption(intOption('--budget <tokens>', 'memory tokens per recall (default 2200, ENGRAM_BUDGET)', 1))
-    .addOption(intOption('--timeout <seconds>', 'time per model call (default 300)', 1))
-    .option('--system-prompt <text>', 'added to the system text: the text itself, or a file holding it')
+    .addOption(numberOption('--timeout <seconds>', 'per model call (default 300)', 0.001, 86_400))
+    .option('--system-prompt <text-or-file>', 'added after the protocol\'s system text: the text, or the content of the file it names')
+    .option('--scope <scope>', 'recall only items of this scope, and store what the session stores there')
     .option('--store-proposals', 'store the memory proposals of each answer (through pull and the write policy)')
     .addHelpText(
       'after',
@@ -53,13 +54,6 @@ export function configure(command: Command, run: Runner): void {
       ].join(''),
     )
     .action(run(chatCommand));
-}
-
-/** `--system-prompt`: a readable file's text, else the value itself. */
-function systemPromptOf(value: string | undefined, cwd: string): string | undefined {
-  if (value === undefined) return undefined;
-  const path = resolve(cwd, value);
-  return value.length < 4096 && existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : value;
 }
 
 function remembered(result: Awaited<ReturnType<Engram['put']>>): string {
@@ -90,6 +84,7 @@ async function chatCommand(ctx: CliContext, flags: ChatFlags): Promise<CommandOu
   }
   const provider = createLlmProvider(flags.llm, { mode: flags.llmMode, env: ctx.settings.llmEnv() });
   const budget = ctx.settings.budget(flags.budget);
+  const scope = flags.scope === undefined ? {} : { scope: flags.scope };
   const engram = await ctx.open({ defer: true });
   const io = { stdin: ctx.stdin, stderr: ctx.stderr, progress: ctx.progress };
   const interactive = isInteractive(io);
@@ -99,14 +94,15 @@ async function chatCommand(ctx: CliContext, flags: ChatFlags): Promise<CommandOu
         protocol: flags.protocol,
         max_calls: flags.maxCalls,
         budget,
-        timeout_ms: flags.timeout === undefined ? undefined : flags.timeout * 1000,
+        timeout_ms: flags.timeout === undefined ? undefined : Math.max(1, Math.round(flags.timeout * 1000)),
+        filters: scope,
       },
-      systemPrompt: systemPromptOf(flags.systemPrompt, ctx.cwd),
+      systemPrompt: await systemPrompt(ctx, flags.systemPrompt),
       proposals: flags.storeProposals === true,
     }),
-    remember: async (text) => remembered(await engram.put({ content: text })),
+    remember: async (text) => remembered(await engram.put({ content: text, ...scope })),
     storeProposals: flags.storeProposals === true
-      ? async (answer) => (parseProposals(answer).format === 'text' ? undefined : pulled(await engram.pull(answer)))
+      ? async (answer) => (parseProposals(answer).format === 'text' ? undefined : pulled(await engram.pull(answer, scope)))
       : undefined,
     info(message) {
       ctx.progress('');
