@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cli, type CliRun } from './helpers.js';
+import type { SourceImportReport } from '../src/index.js';
 
 /** A small seeded generator (mulberry32): fixtures are the same on every run. */
 export function seeded(seed: number): () => number {
@@ -37,23 +38,7 @@ export function storeBytes(db: string): Buffer {
 }
 
 /** The report of one `engram import --from` run (JSON on stdout). */
-export interface Report {
-  read: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  refused: number;
-  invalid: number;
-  unmapped: number;
-  quarantined: number;
-  dry_run: boolean;
-  revisions: { stored: number; refused: number };
-  links: { created: number; existing: number; unresolved: number };
-  vectors: { kept: number; dropped: number; reasons: Record<string, number> };
-  refusals: { where: string; error: string; message: string; rules?: { rule: string; excerpt: string }[] }[];
-  not_mapped: { where: string; field?: string; reason: string }[];
-  mapping?: ReadonlyArray<readonly [string, string]>;
-}
+export type Report = SourceImportReport;
 
 /** Runs `engram --db DB import --from FROM PATH ...extra` and returns the run and its report. */
 export function importFrom(db: string, from: string, path: string, extra: string[] = []): CliRun & { report: Report } {

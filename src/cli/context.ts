@@ -5,6 +5,8 @@
 import type { Settings } from '../config/settings.js';
 import type { Engram } from '../engram.js';
 import type { Secrecy } from '../types.js';
+import type { StoreOpener } from './open-store.js';
+import type { Output } from './output.js';
 import type { ViewOutput } from './views/index.js';
 
 /**
@@ -73,4 +75,28 @@ export interface CliContext {
   info(message: string): void;
   /** A progress line on stderr, redrawn in place on a terminal; silent when piped or with `-q`. */
   progress(message: string): void;
+}
+
+/** What a command context is built from: the run's streams, its output and its store opener. */
+export interface ContextParts {
+  settings: Settings;
+  io: { cwd: string; stdin: CliContext['stdin']; stderr: CliContext['stderr'] };
+  output: Pick<Output, 'warn' | 'info' | 'progress'>;
+  stores: Pick<StoreOpener, 'open'>;
+  verbose: boolean;
+}
+
+/** The context a command runs in (the full CLI's and the hook line's alike). */
+export function commandContext({ settings, io, output, stores, verbose }: ContextParts): CliContext {
+  return {
+    settings,
+    cwd: io.cwd,
+    stdin: io.stdin,
+    stderr: io.stderr,
+    warn: (message) => output.warn(message),
+    info: (message) => output.info(message),
+    progress: (message) => output.progress(message),
+    verbose,
+    open: (options) => stores.open(settings, options),
+  };
 }

@@ -8,7 +8,7 @@
  */
 import { createSettings, type Environment } from '../config/settings.js';
 import { type HookFlags, hookCommand, logHookError } from './commands/hook.js';
-import type { CliContext } from './context.js';
+import { type CliContext, commandContext } from './context.js';
 import { createStoreOpener } from './open-store.js';
 import { createOutput, type OutputStream } from './output.js';
 
@@ -93,17 +93,7 @@ export async function runHookLine(line: HookLine, io: HookIo): Promise<number> {
   let settings: CliContext['settings'] | undefined;
   try {
     settings = createSettings({ env: io.env, cwd: io.cwd }).withFlags(line.globals);
-    const ctx: CliContext = {
-      settings,
-      cwd: io.cwd,
-      stdin: io.stdin,
-      stderr: io.stderr,
-      warn: (message) => output.warn(message),
-      info: (message) => output.info(message),
-      progress: (message) => output.progress(message),
-      verbose: false,
-      open: (options) => stores.open(settings as CliContext['settings'], options),
-    };
+    const ctx = commandContext({ settings, io, output, stores, verbose: false });
     let result;
     try {
       result = await hookCommand(ctx, line.event, line.flags);

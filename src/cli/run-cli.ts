@@ -11,7 +11,7 @@ import { VERSION } from '../version.js';
 import { fromCommander } from './commander-error.js';
 import { COMMANDS } from './commands/index.js';
 import { inCliTerms } from './error-terms.js';
-import type { CliContext, CommandOutput } from './context.js';
+import { type CliContext, type CommandOutput, commandContext } from './context.js';
 import { type GlobalFlags, invokedCommand, OWN_FORMAT_FLAG, pickFormat } from './global-flags.js';
 import { createStoreOpener } from './open-store.js';
 import { createOutput, type Output, type OutputStream } from './output.js';
@@ -95,17 +95,7 @@ export async function runCli(io: CliIo): Promise<number> {
         const settings = base.withFlags({
           db: globals.db, session: globals.session, embedder: globals.embedder, tokenizer: globals.tokenizer,
         });
-        const ctx: CliContext = {
-          settings,
-          cwd: io.cwd,
-          stdin: io.stdin,
-          stderr: io.stderr,
-          warn: (message) => output.warn(message),
-          info: (message) => output.info(message),
-          progress: (message) => output.progress(message),
-          verbose,
-          open: (options) => stores.open(settings, options),
-        };
+        const ctx = commandContext({ settings, io, output, stores, verbose });
         let result: CommandOutput;
         try {
           result = await handler(ctx, ...args.slice(0, -1));
