@@ -96,8 +96,10 @@ test('a mem-context client: remember, recall (token_budget, min_score, limit, ty
   }) as { id: string; memory: Memory };
   assert.deepEqual([episode.memory.type, episode.memory.weight], ['episodic', 0.5], 'episodic at its default weight');
   // Without a source, remember is judged like memory_propose: quarantined, out of recall, in review.
-  const unsourced = await call('remember', { content: 'The JWT signing key rotates every month.' }) as { id: string; memory: Memory };
+  const unsourced = await call('remember', { content: 'The JWT signing key rotates every month.' }) as { id: string; memory: Memory; note?: string };
   assert.equal(unsourced.memory.quarantined, true);
+  assert.match(unsourced.note ?? '', /^Quarantined: not recalled until verified/, 'the answer says it is held');
+  assert.equal((kept as { note?: string }).note, undefined, 'a stored memory carries no such note');
   const refused = await call('remember', { content: `Deploy with ${hostile('secret', /^aws access key \/ context 1$/)}` }) as { error?: Json };
   assert.equal(refused.error?.error, 'POLICY_REJECTED', 'secrets are rejected, as for every write');
 

@@ -46,7 +46,11 @@ export const remember = defineTool({
       },
       context.trustWrites === true ? { privileged: true } : { asProposal: true },
     );
-    return { structured: { ...result, id: result.item.id, memory: memoryView(result.item) } };
+    // mem-context stores at once; here an unsourced memory waits for review, and the answer says so.
+    const held = result.item.quarantined
+      ? { note: 'Quarantined: not recalled until verified (review lists it). Give source, or serve with --trust-writes.' }
+      : {};
+    return { structured: { ...result, id: result.item.id, memory: memoryView(result.item), ...held } };
   },
 });
 
