@@ -13,7 +13,7 @@ import { type LoopSettings, TRACE_VERSION, type TraceEvent } from './trace.js';
 
 function traceError(message: string, details: Record<string, unknown> = {}): EngramError {
   return new EngramError('PARAM_ERROR', message, {
-    hint: 'Give a trace written by the loop (--trace-file), unchanged.',
+    hint: 'Give a trace file the loop wrote, unchanged.',
     details,
   });
 }
