@@ -67,6 +67,9 @@ describe('engram hook', () => {
     assert.deepEqual(parseHookLine(['-q', '--tokenizer=o200k', 'hook', '--budget', '90', 'prompt-submit', 'extra']), {
       globals: { tokenizer: 'o200k' }, quiet: true, event: 'prompt-submit', flags: { budget: '90' },
     });
+    assert.deepEqual(parseHookLine(['hook', 'prompt-submit', '--tokenizer', 'gpt2', '--db=/m.db']), {
+      globals: { tokenizer: 'gpt2', db: '/m.db' }, quiet: false, event: 'prompt-submit', flags: {},
+    }, 'global flags after the command, as the full CLI reads them');
     for (const argv of [['hook', '--help'], ['--format', 'json', 'hook', 'stop'], ['put', 'hook'], ['--db']]) {
       assert.equal(parseHookLine(argv), undefined, `${argv.join(' ')}: the full CLI reads it`);
     }

@@ -66,10 +66,16 @@ export function parseHookLine(argv: readonly string[]): HookLine | undefined {
   let j = 0;
   while (j < rest.length) {
     const value = valueAt(rest, j, Object.keys(HOOK_FLAGS) as (keyof typeof HOOK_FLAGS)[]);
+    // Global flags may follow the command too, as the full CLI reads them.
+    const global = valueAt(rest, j, Object.keys(VALUE_FLAGS) as ValueFlag[]);
     if (value !== undefined) {
       flags[HOOK_FLAGS[value[0]]] = value[1];
       j += value[2];
+    } else if (global !== undefined) {
+      globals[VALUE_FLAGS[global[0]]] = global[1];
+      j += global[2];
     } else {
+      quiet ||= rest[j] === '-q' || rest[j] === '--quiet';
       // The first word that is not a flag is the event; the rest is ignored, as the CLI's hook does.
       if (event === undefined && !(rest[j] ?? '').startsWith('-')) event = rest[j];
       j += 1;
@@ -92,7 +98,8 @@ export async function runHookLine(line: HookLine, io: HookIo): Promise<number> {
   const stores = createStoreOpener(output);
   let settings: CliContext['settings'] | undefined;
   try {
-    settings = createSettings({ env: io.env, cwd: io.cwd }).withFlags(line.globals);
+    settings = createSettings({ env: io.env, cwd: io.cwd });
+    settings = settings.withFlags(line.globals);
     const ctx = commandContext({ settings, io, output, stores, verbose: false });
     let result;
     try {
@@ -102,7 +109,7 @@ export async function runHookLine(line: HookLine, io: HookIo): Promise<number> {
     }
     if (result.kind === 'block' && result.text !== '') await output.write(result);
   } catch (error) {
-    // Settings that cannot be read (a bad ENGRAM_* variable): logged where the store would be.
+    // Settings that cannot be read (a bad flag or ENGRAM_* variable): logged where the store would be.
     if (settings !== undefined) logHookError(settings, String(line.event), error);
   } finally {
     stores.close();
