@@ -5,7 +5,7 @@
  * every trace that prints the same bytes with no model call and no process started.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -297,4 +297,28 @@ test('the spawn guard blocks a real run (so an empty log in a replay means somet
   });
   assert.notEqual(guarded.code, 0);
   assert.match(readFileSync(join(s.dir, 'positive.log'), 'utf8'), /^spawn /);
+});
+
+test('loop: --trace-file refuses the store and any file that is not a trace, and replaces an earlier trace', async (t) => {
+  const s = await setup(t);
+  const before = readFileSync(s.db);
+  const onStore = s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', s.db, '--json']);
+  assert.equal(onStore.error?.error, 'PARAM_ERROR', onStore.stderr);
+  assert.match(onStore.stderr, /not a loop trace/);
+  assert.deepEqual(readFileSync(s.db), before, 'the store is untouched');
+  // The same through another store: the file named is still refused, whatever it is.
+  const other = cli(['--db', join(s.dir, 'other.db'), 'loop', QUESTION, '--llm', s.llm('converging'), '--trace-file', s.db, '--json'], { cwd: s.dir });
+  assert.equal(other.error?.error, 'PARAM_ERROR');
+  assert.deepEqual(readFileSync(s.db), before);
+  writeFileSync(join(s.dir, 'notes.txt'), 'my notes\n');
+  assert.equal(s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', 'notes.txt', '--json']).error?.error, 'PARAM_ERROR');
+  assert.equal(readFileSync(join(s.dir, 'notes.txt'), 'utf8'), 'my notes\n');
+  assert.equal(s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', s.dir, '--json']).error?.error, 'PARAM_ERROR');
+
+  const trace = join(s.dir, 'again.jsonl');
+  assert.equal(s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', trace]).code, 0);
+  const run = s.loop([QUESTION, '--llm', s.llm('cycling'), '--trace-file', trace]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(stopOf(trace)?.reason, 'query_cycle', 'the earlier trace is replaced');
+  assert.deepEqual(readdirSync(s.dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
 });

@@ -3,8 +3,8 @@
  * answer on stdout and the trace (`--trace`: stderr, `--trace-file`: a file) and progress on
  * stderr. The controller and the LLM providers load only when a loop runs.
  */
-import { closeSync, openSync, statSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EngramError } from '../errors.js';
 import type { LoopResult } from '../loop/controller.js';
@@ -79,12 +79,52 @@ export async function systemPrompt(ctx: CliContext, value: string | undefined): 
   return isFile ? readFileOrStdin(path, ctx) : value;
 }
 
-/** The trace's writers: stderr with `--trace`, a file with `--trace-file` (written as events come). */
+/** How every trace begins: its start event's first key. */
+const TRACE_HEAD = '{"event":"start"';
+
+/**
+ * `--trace-file`'s target: no file yet, an empty one, or an earlier trace. Anything else (the
+ * store itself, its -wal or -shm, any other file) is refused before anything is written.
+ */
+function checkTraceTarget(path: string, given: string): void {
+  const refuse = (why: string, cause?: unknown) => new EngramError('PARAM_ERROR', `Refusing to write the trace over ${given}: ${why}`, {
+    hint: 'Give --trace-file a new path (an earlier trace may be replaced).',
+    details: { path: given },
+    cause,
+  });
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    throw refuse(`it cannot be read (${code ?? 'error'})`, error);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw refuse('it is not a regular file');
+    const head = Buffer.alloc(TRACE_HEAD.length);
+    const read = readSync(fd, head, 0, head.length, 0);
+    if (read > 0 && head.subarray(0, read).toString('utf8') !== TRACE_HEAD) throw refuse('it is not a loop trace');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The trace's writers: stderr with `--trace`, a file with `--trace-file`. The file is written as
+ * events come to a temporary file beside it, renamed over the target when the run ends: the
+ * target is never left half-written, and only an earlier trace is ever replaced.
+ */
 function traceWriters(ctx: CliContext, flags: LoopFlags): { onEvent: (event: TraceEvent) => void; close: () => void } {
   let fd: number | undefined;
+  let target: string | undefined;
+  let temp: string | undefined;
   if (flags.traceFile !== undefined) {
+    target = resolve(ctx.cwd, flags.traceFile);
+    checkTraceTarget(target, flags.traceFile);
+    temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
     try {
-      fd = openSync(resolve(ctx.cwd, flags.traceFile), 'w');
+      fd = openSync(temp, 'wx', 0o600);
     } catch (error) {
       throw new EngramError('PARAM_ERROR', `Cannot write the trace file ${flags.traceFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
         hint: 'Check the path and permissions.',
@@ -102,7 +142,9 @@ function traceWriters(ctx: CliContext, flags: LoopFlags): { onEvent: (event: Tra
     },
     close: () => {
       ctx.progress('');
-      if (fd !== undefined) closeSync(fd);
+      if (fd === undefined || temp === undefined || target === undefined) return;
+      closeSync(fd);
+      renameSync(temp, target);
     },
   };
 }
