@@ -5,12 +5,13 @@
  * every trace that prints the same bytes with no model call and no process started.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { openEngram } from '../src/index.js';
-import { cli, type CliRun, tempDir } from './helpers.js';
+import { CLI, cli, type CliRun, tempDir } from './helpers.js';
 
 const QUESTION = 'How does login work?';
 
@@ -321,4 +322,34 @@ test('loop: --trace-file refuses the store and any file that is not a trace, and
   assert.equal(run.code, 0, run.stderr);
   assert.equal(stopOf(trace)?.reason, 'query_cycle', 'the earlier trace is replaced');
   assert.deepEqual(readdirSync(s.dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
+});
+
+test('loop: SIGTERM during a --llm-mode file call removes the prompt file and the command', async (t) => {
+  const s = await setup(t);
+  const tmp = join(s.dir, 'tmp');
+  mkdirSync(tmp);
+  const pidFile = join(s.dir, 'model.pid');
+  const child = spawn(process.execPath, [CLI, '--db', s.db, 'loop', QUESTION, '--llm-mode', 'file', '--llm', `echo $$ > '${pidFile}'; sleep 60;`], {
+    cwd: s.dir,
+    env: { ...process.env, TMPDIR: tmp, HOME: s.dir },
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  const closed = new Promise<number | null>((done) => child.on('close', (_code, signal) => done(signal === null ? 0 : 1)));
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+  assert.equal(readdirSync(tmp).filter((name) => name.startsWith('engram-llm-')).length, 1, 'the prompt file is there');
+  child.kill('SIGTERM');
+  assert.equal(await closed, 1, 'ended by the signal');
+  assert.deepEqual(readdirSync(tmp), [], 'no prompt left behind');
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 50 && alive(); i += 1) await new Promise((done) => setTimeout(done, 100));
+  assert.equal(alive(), false, 'the command is gone');
 });
