@@ -256,3 +256,14 @@ test('ollama: /api/chat without streaming, the reply in message.content, no key 
     stream: false,
   });
 });
+
+test('openai: an answer over 4 MiB is not read further: LLM_ERROR at once, not retried', async (t) => {
+  const huge = await startEmbedServer(() => ({ body: completion('x'.repeat(5 * 1024 * 1024)) }));
+  t.after(() => huge.close());
+  const error = await failsWith(provider(`openai:m@${huge.url}/v1`).complete(ASK), 'LLM_ERROR', /answer over 4 MiB/);
+  assert.doesNotMatch(error.hint ?? '', /server is running/);
+  assert.equal(huge.requests.length, 1, 'not retried');
+  const large = await startEmbedServer(() => ({ body: completion('y'.repeat(3 * 1024 * 1024)) }));
+  t.after(() => large.close());
+  assert.equal((await provider(`openai:m@${large.url}/v1`).complete(ASK)).length, 3 * 1024 * 1024, 'under the cap: read whole');
+});

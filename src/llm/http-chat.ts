@@ -10,7 +10,7 @@ import { EngramError } from '../errors.js';
 import { type AttemptFailure, type FailureContext, shownFailure, unusableAnswer } from '../util/http-failure.js';
 import { postJson } from '../util/http-post.js';
 import { isHttpUrl } from '../util/model-url.js';
-import type { LlmProvider, LlmRequest } from './provider.js';
+import { type LlmProvider, type LlmRequest, MAX_REPLY_BYTES } from './provider.js';
 
 /** How one HTTP chat API asks and answers. */
 export interface ChatProtocol {
@@ -103,7 +103,8 @@ export function createHttpChatProvider(protocol: ChatProtocol, options: HttpChat
       const fail = (failure: AttemptFailure, attempts: number, cause?: unknown) =>
         llmFailure(context, failure, attempts, timeoutMs, cause);
       const body = protocol.body(request.system, request.prompt);
-      const answer = await postJson({ context, headers, body }, policy, fail, request.signal);
+      const post = { context, headers, body, maxBytes: MAX_REPLY_BYTES };
+      const answer = await postJson(post, policy, fail, request.signal);
       const reply = protocol.reply(answer);
       if ('problem' in reply) throw fail(unusableAnswer(`unexpected answer: ${reply.problem}`), 1);
       return reply.text;
