@@ -56,10 +56,12 @@ export function loopAnswerer(
 ): ChatAnswerer {
   return async (question, history, signal) => {
     const titles = new Map<string, string>();
+    const given: string[] = [];
     const recording: LoopMemory = {
       async recall(input) {
         const result = await memory.recall(input);
         for (const entry of result.injected) titles.set(entry.id, entry.title);
+        given.push(result.inject_text);
         return result;
       },
     };
@@ -68,6 +70,7 @@ export function loopAnswerer(
     const system = parts.filter((part) => part !== undefined && part.trim() !== '').join('\n\n');
     const input = { ...options.loop, question, ...(system === '' ? {} : { system_prompt: system }) };
     const result = await runMemoryLoop(recording, provider, input, { signal });
-    return { answer: result.answer, sources: result.sources.map((id) => ({ id, title: titles.get(id) ?? '' })) };
+    const sources = result.sources.map((id) => ({ id, title: titles.get(id) ?? '' }));
+    return { answer: result.answer, sources, given: given.join('\n') };
   };
 }

@@ -26,6 +26,8 @@ export interface ChatAnswer {
   answer: string;
   /** The memories the model was given, in the order given. */
   sources: ChatSource[];
+  /** The memory text the model was given (to tell its own proposals from quoted ones). */
+  given?: string;
 }
 
 /** The answering step: easy to swap (the loop controller, one recall and one call, a test's fake). */
@@ -39,8 +41,11 @@ export interface ChatDeps {
   answer: ChatAnswerer;
   /** Stores `text` as a note through the policy; the line that says what happened. */
   remember(text: string): Promise<string>;
-  /** Stores an answer's proposals (`pull`); the line that says what happened, undefined when there were none. */
-  storeProposals?: (answer: string) => Promise<string | undefined>;
+  /**
+   * Stores an answer's proposals (`pull`), `given` the memory text the model was given; the line
+   * that says what happened, undefined when there were none.
+   */
+  storeProposals?: (answer: string, given: string) => Promise<string | undefined>;
   /** A status line for stderr. */
   info(message: string): void;
   /**
@@ -104,7 +109,7 @@ export function createChatSession(deps: ChatDeps): ChatSession {
     history.push({ question, answer: result.answer });
     if (deps.storeProposals !== undefined && result.answer.trim() !== '') {
       try {
-        const stored = await deps.storeProposals(result.answer);
+        const stored = await deps.storeProposals(result.answer, result.given ?? '');
         if (stored !== undefined) deps.info(stored);
       } catch (error) {
         deps.fail(error, 'proposals');
