@@ -234,3 +234,20 @@ test('loop: the prompt neutralises proposal fences, memory tags and headings ins
   assert.match(memory, /<\\memory>x<\/\\memory>/);
   assert.equal(run.stdout.split(/^## Question$/m).length, 2, 'one question heading only');
 });
+
+test('chat: earlier exchanges go in the prompt, escaped like the memory, never in the system text', (t) => {
+  const { dir } = setUp(t);
+  // `cat` under the passive protocol answers with all it was sent: the system text, then the prompt.
+  const run = cli(['chat', '--llm', 'cat', '--protocol', 'passive', '--max-calls', '1'], { cwd: dir, input: 'How do we deploy?\nHow do we deploy on Fridays?\n' });
+  assert.equal(run.code, 0, run.stderr);
+  const calls = run.stdout.split(/^(?=The question below comes with context)/m);
+  assert.equal(calls.length, 2);
+  const second = calls[1] ?? '';
+  const [system, prompt] = second.split('\n## Memory\n') as [string, string];
+  assert.doesNotMatch(system, /How do we deploy\?/, 'no history in the system text');
+  assert.match(prompt, /^## Conversation so far[^\n]*\nQ: How do we deploy\?\nA: The question below/m);
+  assert.equal(second.match(/^## Question$/gm)?.length, 1, 'the earlier answer\'s heading is escaped');
+  assert.match(prompt, /^\\## Question$/m);
+  assert.equal(second.match(/^\[\/ENGRAM_MEMORY/gm)?.length, 1, 'only the real memory block closes');
+  assert.match(prompt, /^\\\[\/ENGRAM_MEMORY/m);
+});

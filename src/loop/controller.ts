@@ -69,6 +69,8 @@ export interface LoopInput {
   context?: string;
   /** The ids of the items in `context` (default: read from its ITEM lines, see {@link idsInBlock}). */
   contextIds?: readonly string[];
+  /** Earlier exchanges of a conversation (`chat`), quoted in the prompt as data, escaped. */
+  conversation?: string;
 }
 
 /** The item ids in an injection block (its `--- ITEM i/n [ID | …] ---` lines). */
@@ -158,7 +160,8 @@ export async function runLoop(
   const answers: string[] = [];
   let stable = 0;
   for (let call = 1; ; call++) {
-    const prompt = promptText({ question, context: blocks, queries, previousAnswer: answers.at(-1) });
+    const previousAnswer = answers.at(-1);
+    const prompt = promptText({ question, context: blocks, queries, previousAnswer, conversation: input.conversation });
     const started = clock();
     let reply: string;
     try {
