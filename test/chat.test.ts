@@ -251,3 +251,11 @@ test('chat: earlier exchanges go in the prompt, escaped like the memory, never i
   assert.equal(second.match(/^\[\/ENGRAM_MEMORY/gm)?.length, 1, 'only the real memory block closes');
   assert.match(prompt, /^\\\[\/ENGRAM_MEMORY/m);
 });
+
+test('chat, piped: a line over 10,000 characters is skipped with a warning; the session goes on', (t) => {
+  const { dir, llm, deploy } = setUp(t);
+  const run = cli(['chat', '--llm', llm], { cwd: dir, input: `${'why '.repeat(3_000)}\nHow do we deploy?\n` });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /question not asked: 11999 characters/);
+  assert.equal(run.stdout, `Answer to: How do we deploy? from [${deploy}]\n\n`);
+});

@@ -78,6 +78,16 @@ export function idsInBlock(block: string): string[] {
   return [...block.matchAll(/^--- ITEM \d+\/\d+ \[([^\s|\]]+)/gm)].map((m) => m[1] ?? '');
 }
 
+/** The longest query recall takes (its input limit): a model's longer proposal is cut to it. */
+export const MAX_QUERY_CHARS = 10_000;
+
+/** `query` cut to {@link MAX_QUERY_CHARS} (never inside a surrogate pair): the model's output is no PARAM_ERROR. */
+function clippedQuery(query: string): string {
+  if (query.length <= MAX_QUERY_CHARS) return query;
+  const cut = query.slice(0, MAX_QUERY_CHARS);
+  return /[\uD800-\uDBFF]$/u.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 interface Decision {
   action: 'continue' | StopReason;
   repeats?: string;
@@ -181,7 +191,7 @@ export async function runLoop(
     const decision = decide(directive, settings, { call, stable, tried });
     let { action } = decision;
     if (action === 'continue' && directive?.query != null) {
-      const query = directive.query;
+      const query = clippedQuery(directive.query);
       const found = await recall(call, query, given);
       emit({ event: 'recall', call, query, ids: found.ids, tokens: found.tokens });
       queries.push(query);

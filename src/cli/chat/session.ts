@@ -64,6 +64,9 @@ export interface ChatReply {
   quit?: true;
 }
 
+/** The longest question asked (recall's query limit): a longer line is skipped with a warning. */
+export const MAX_QUESTION_CHARS = 10_000;
+
 /** How many exchanges the next questions see (the newest). */
 export const HISTORY_EXCHANGES = 6;
 
@@ -150,6 +153,10 @@ export function createChatSession(deps: ChatDeps): ChatSession {
       if (text === '') return {};
       const named = /^\/([a-z]+)\b\s*([\s\S]*)$/i.exec(text);
       if (named !== null) return command((named[1] ?? '').toLowerCase(), (named[2] ?? '').trim());
+      if (text.length > MAX_QUESTION_CHARS) {
+        deps.info(`question not asked: ${text.length} characters, over the ${MAX_QUESTION_CHARS} a recall takes; ask a shorter one`);
+        return {};
+      }
       return ask(text, signal);
     },
   };
