@@ -267,3 +267,18 @@ test('openai: an answer over 4 MiB is not read further: LLM_ERROR at once, not r
   t.after(() => large.close());
   assert.equal((await provider(`openai:m@${large.url}/v1`).complete(ASK)).length, 3 * 1024 * 1024, 'under the cap: read whole');
 });
+
+test('openai: a 429 whose Retry-After reaches past the time left fails at once, said as a rate limit', async (t) => {
+  const limited = await startEmbedServer(() => ({ status: 429, headers: { 'retry-after': '3600' }, body: { error: { message: 'rate limit' } } }));
+  t.after(() => limited.close());
+  const begun = performance.now();
+  const error = await failsWith(provider(`openai:m@${limited.url}/v1`).complete({ ...ASK, timeoutMs: 60_000 }), 'LLM_ERROR', /rate-limited: HTTP 429: "rate limit", retry after 3600 s/);
+  assert.ok(performance.now() - begun < 5_000, 'no wait');
+  assert.equal(limited.requests.length, 1);
+  assert.doesNotMatch(error.hint ?? '', /server is running/);
+  assert.match(error.hint ?? '', /rate/);
+  const busy = await startEmbedServer(() => ({ status: 429, body: { error: 'busy' } }));
+  t.after(() => busy.close());
+  const plain = await failsWith(provider(`openai:m@${busy.url}/v1`).complete(ASK), 'LLM_ERROR', /HTTP 429/);
+  assert.match(plain.hint ?? '', /limits the request rate/, 'a 429 hint speaks of the rate limit');
+});

@@ -41,6 +41,7 @@ export interface HttpChatOptions {
 }
 
 const DOWN_HINT = 'Check that the server is running and reachable at that URL, then retry.';
+const RATE_HINT = 'The server limits the request rate: retry later, give the call more time (--timeout), or check the account\'s rate limits.';
 const ANSWER_HINT = 'Check that the URL serves the chat API of this kind of provider.';
 
 function refusedHint(status: number): string {
@@ -68,13 +69,22 @@ function llmFailure(
   if (failure.aborted === true) {
     return new EngramError('LLM_ERROR', `LLM ${where} was not waited for: the caller stopped`, { details: { url }, ...extra });
   }
+  if (failure.waitPastDeadline === true) {
+    const wait = Math.ceil((failure.retryAfterMs ?? 0) / 1000);
+    return new EngramError('LLM_ERROR', `LLM ${where} is rate-limited: ${why}, retry after ${wait} s, past the call's time limit of ${timeoutMs / 1000} s`, {
+      hint: RATE_HINT,
+      details: { url, cause: why, rate_limited: true, retry_after_s: wait },
+      ...extra,
+    });
+  }
   const tries = failure.retry && attempts > 1 ? ` (${attempts} attempts)` : '';
   const message = failure.refusedStatus === undefined
     ? `LLM ${where} failed: ${why}${tries}`
     : `LLM ${where} refused the request: ${why}`;
-  const fallback = failure.unusable === true ? ANSWER_HINT : DOWN_HINT;
+  const fallback = failure.unusable === true ? ANSWER_HINT : failure.rateLimited === true ? RATE_HINT : DOWN_HINT;
   const hint = failure.hint ?? (failure.refusedStatus === undefined ? fallback : refusedHint(failure.refusedStatus));
-  return new EngramError('LLM_ERROR', message, { hint, details: { url, cause: why }, ...extra });
+  const limited = failure.rateLimited === true ? { rate_limited: true } : {};
+  return new EngramError('LLM_ERROR', message, { hint, details: { url, cause: why, ...limited }, ...extra });
 }
 
 function checkEndpoint(id: string, endpoint: string): void {

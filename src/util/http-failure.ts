@@ -24,6 +24,10 @@ export interface AttemptFailure {
   aborted?: true;
   /** An answer came but cannot be used (malformed JSON, the wrong shape). */
   unusable?: true;
+  /** The server limits the rate of requests (HTTP 429). */
+  rateLimited?: true;
+  /** The server's `Retry-After` reaches past the caller's deadline: no retry was made. */
+  waitPastDeadline?: true;
 }
 
 /** Where the failure happened: the client's id, the URL shown, the secret never shown. */
@@ -118,7 +122,10 @@ export function statusFailure(status: number, body: string, retryAfter: string |
   const cause = `HTTP ${status}: ${bodyExcerpt(body)}`;
   if (status >= 500 || RETRY_STATUSES.has(status)) {
     const wait = retryAfterMs(retryAfter);
-    return wait === undefined ? { cause, retry: true } : { cause, retry: true, retryAfterMs: wait };
+    const failure: AttemptFailure = { cause, retry: true };
+    if (wait !== undefined) failure.retryAfterMs = wait;
+    if (status === 429) failure.rateLimited = true;
+    return failure;
   }
   return { cause, retry: false, refusedStatus: status };
 }

@@ -2,8 +2,9 @@
  * One JSON POST to a model server (an embedder, an LLM), with a per-request timeout, retries on
  * 408, 429, 5xx, timeouts and network errors (exponential backoff with jitter, or the server's
  * `Retry-After`, both capped), and a bounded number of attempts. A non-retryable answer (another
- * 4xx, malformed JSON) fails at once. Every failure goes through the caller's `fail`, which makes
- * its own error of it (see `http-failure.ts`).
+ * 4xx, malformed JSON) fails at once, and so does a `Retry-After` reaching past the deadline.
+ * Every failure goes through the caller's `fail`, which makes its own error of it (see
+ * `http-failure.ts`).
  *
  * Worst case before the error: `attempts × timeoutMs + (attempts − 1) × maxDelayMs`, or the
  * policy's `deadline` when it has one: no attempt runs and no wait lasts past it. The caller's
@@ -99,6 +100,10 @@ export async function postJson(
     if ('json' in outcome) return outcome.json;
     const { failure } = outcome;
     if (!failure.retry || attempt >= policy.attempts) throw fail(failure, attempt, outcome.error);
+    // The server asks for a wait the deadline does not leave: no retry can succeed in time.
+    if (failure.retryAfterMs !== undefined && failure.retryAfterMs >= timeLeft(policy)) {
+      throw fail({ ...failure, waitPastDeadline: true }, attempt, outcome.error);
+    }
     const delay = retryDelay(attempt, failure.retryAfterMs, policy);
     if (delay >= timeLeft(policy)) throw fail(failure, attempt, outcome.error);
     try {
