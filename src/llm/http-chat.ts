@@ -45,7 +45,7 @@ const RATE_HINT = 'The server limits the request rate: retry later, give the cal
 const ANSWER_HINT = 'Check that the URL serves the chat API of this kind of provider.';
 
 function refusedHint(status: number): string {
-  if (status === 401 || status === 403) return 'Check the API key (ENGRAM_LLM_API_KEY, else OPENAI_API_KEY).';
+  if (status === 401 || status === 403) return 'Check the API key (ENGRAM_LLM_API_KEY; OPENAI_API_KEY goes to api.openai.com only).';
   if (status === 404) return 'Check the model name (is it pulled or served there?) and the URL.';
   return 'Check the model name and that the URL serves this chat API.';
 }

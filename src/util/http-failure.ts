@@ -130,6 +130,20 @@ export function statusFailure(status: number, body: string, retryAfter: string |
   return { cause, retry: false, refusedStatus: status };
 }
 
+/**
+ * The failure of a redirect (3xx): never followed, since the request's body (a prompt, texts to
+ * embed) and its key were meant for the URL given only.
+ */
+export function redirectFailure(status: number, location: string | null): AttemptFailure {
+  const where = location === null ? 'elsewhere' : `to ${JSON.stringify(displayUrl(location).slice(0, EXCERPT_CHARS))}`;
+  return {
+    cause: `HTTP ${status}: redirected ${where}; redirects are not followed`,
+    retry: false,
+    refusedStatus: status,
+    hint: 'Give the URL the server redirects to (if it is the one meant) as the base URL.',
+  };
+}
+
 /** The failure a rejected fetch means (the network, not the server, failed). */
 export function networkFailure(error: unknown): AttemptFailure {
   const code = networkCode(error);

@@ -2,7 +2,8 @@
  * One JSON POST to a model server (an embedder, an LLM), with a per-request timeout, retries on
  * 408, 429, 5xx, timeouts and network errors (exponential backoff with jitter, or the server's
  * `Retry-After`, both capped), and a bounded number of attempts. A non-retryable answer (another
- * 4xx, malformed JSON) fails at once, and so does a `Retry-After` reaching past the deadline.
+ * 4xx, malformed JSON, a redirect: none is followed) fails at once, and so does a `Retry-After`
+ * reaching past the deadline.
  * Every failure goes through the caller's `fail`, which makes its own error of it (see
  * `http-failure.ts`).
  *
@@ -16,6 +17,7 @@ import {
   type FailureContext,
   bodyExcerpt,
   networkFailure,
+  redirectFailure,
   statusFailure,
   unusableAnswer,
 } from './http-failure.js';
@@ -139,7 +141,13 @@ async function attemptPost(
       headers: { 'content-type': 'application/json', 'accept': 'application/json', ...post.headers },
       body: payload,
       signal: controller.signal,
+      // The body (a prompt, texts to embed) goes to the URL given and nowhere else.
+      redirect: 'manual',
     });
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => {});
+      return { failure: redirectFailure(response.status, response.headers.get('location')) };
+    }
     if (!response.ok) {
       const { text } = await readCapped(response, ERROR_BODY_BYTES, controller);
       return { failure: statusFailure(response.status, text, response.headers.get('retry-after')) };
