@@ -353,3 +353,34 @@ test('loop: SIGTERM during a --llm-mode file call removes the prompt file and th
   for (let i = 0; i < 50 && alive(); i += 1) await new Promise((done) => setTimeout(done, 100));
   assert.equal(alive(), false, 'the command is gone');
 });
+
+test('loop --replay: edited recall ids, an edited answer and events after stop are refused; loop flags are said to be ignored', async (t) => {
+  const s = await setup(t);
+  const trace = join(s.dir, 'run.jsonl');
+  assert.equal(s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', trace]).code, 0);
+  const lines = readFileSync(trace, 'utf8').trim().split('\n');
+  const edit = (name: string, change: (events: Record<string, unknown>[]) => void) => {
+    const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    change(events);
+    const path = join(s.dir, name);
+    writeFileSync(path, `${events.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    return s.loop(['--replay', path, '--json']);
+  };
+  const ids = edit('ids.jsonl', (events) => {
+    const recall = events.find((e) => e.event === 'recall' && e.call === 1) as { ids: string[] };
+    recall.ids = ['MEM-000000000000'];
+  });
+  assert.equal(ids.error?.error, 'PARAM_ERROR');
+  assert.match(String(ids.error?.message), /sources of the stop event/);
+  const answer = edit('answer.jsonl', (events) => {
+    (events.find((e) => e.event === 'stop') as { answer: string }).answer = 'Something else.';
+  });
+  assert.match(String(answer.error?.message), /answer of the stop event[^]*edited/);
+  const after = edit('after.jsonl', (events) => {
+    events.push({ event: 'recall', call: 3, query: 'more', ids: [], tokens: 0 });
+  });
+  assert.match(String(after.error?.message), /goes on after its stop event/);
+  const flagged = s.loop(['--replay', trace, '--llm', 'cat', '--max-calls', '5']);
+  assert.equal(flagged.code, 0, flagged.stderr);
+  assert.match(flagged.stderr, /--llm, --max-calls ignored/);
+});

@@ -207,6 +207,17 @@ export async function runLoopCli(
   }
 }
 
+/** The loop flags a replay does not use (it runs with the trace's settings, no model, no store). */
+function ignoredByReplay(flags: LoopFlags): string[] {
+  const given: [string, unknown][] = [
+    ['--llm', flags.llm], ['--llm-mode', flags.llmMode], ['--protocol', flags.protocol], ['--system-prompt', flags.systemPrompt],
+    ['--max-calls', flags.maxCalls], ['--threshold', flags.threshold], ['--query-threshold', flags.queryThreshold],
+    ['--stable-steps', flags.stableSteps], ['--no-stop-on-no-new', flags.stopOnNoNew ? undefined : true],
+    ['--budget', flags.budget], ['--strict', flags.strict], ['--timeout', flags.timeout], ['--scope', flags.scope],
+  ];
+  return given.filter(([, value]) => value !== undefined).map(([name]) => name);
+}
+
 /** `--replay FILE`: the recorded run's answer again, with no model, no process and no store. */
 export async function replayLoopCli(
   ctx: CliContext,
@@ -218,6 +229,8 @@ export async function replayLoopCli(
       hint: 'Leave out --trace-file (--trace shows the replayed events on stderr).',
     });
   }
+  const ignored = ignoredByReplay(flags);
+  if (ignored.length > 0) ctx.warn(`--replay uses the recorded settings and replies: ${ignored.join(', ')} ignored`);
   const file = flags.replay as string;
   const text = await readFileOrStdin(file === '-' ? file : resolve(ctx.cwd, file), ctx);
   const { parseTrace, replayLoop } = await import('../loop/replay.js');
