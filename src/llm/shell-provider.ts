@@ -131,11 +131,12 @@ function run(
   });
 }
 
+/** The end of the command's stderr for a message: one line, its line breaks shown as ` | `. */
 function stderrTail(stderr: string): string {
   const text = stderr.trim();
   if (text === '') return '';
   const tail = text.length > STDERR_TAIL_CHARS ? `…${text.slice(-STDERR_TAIL_CHARS)}` : text;
-  return `: ${tail}`;
+  return `: ${tail.replace(/\s*[\r\n]+\s*/g, ' | ')}`;
 }
 
 const RUN_BY_HAND = 'Run the command by hand with a short prompt on its stdin to see what it does.';

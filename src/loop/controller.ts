@@ -19,7 +19,7 @@
  * the last reply's answer. A failed call (LLM_ERROR, LLM_TIMEOUT) or recall ends the loop with
  * that error, recorded in the trace.
  */
-import { EngramError, toEngramError } from '../errors.js';
+import { EngramError, isEngramError, toEngramError } from '../errors.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { sha256 } from '../util/hash.js';
 import { promptText, systemText } from './prompt.js';
@@ -76,6 +76,13 @@ export interface LoopInput {
 /** The item ids in an injection block (its `--- ITEM i/n [ID | …] ---` lines). */
 export function idsInBlock(block: string): string[] {
   return [...block.matchAll(/^--- ITEM \d+\/\d+ \[([^\s|\]]+)/gm)].map((m) => m[1] ?? '');
+}
+
+/** What a provider threw, as an EngramError: its own, or LLM_ERROR with the message of another. */
+function providerError(label: string, error: unknown): unknown {
+  if (isEngramError(error)) return error;
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' | ');
+  return new EngramError('LLM_ERROR', `LLM ${label} failed: ${message}`, { cause: error });
 }
 
 /** The longest query recall takes (its input limit): a model's longer proposal is cut to it. */
@@ -177,7 +184,12 @@ export async function runLoop(
     try {
       reply = await provider.complete({ system, prompt, timeoutMs: settings.timeout_ms, signal: deps.signal });
     } catch (error) {
-      throw failed(call, error);
+      throw failed(call, providerError(provider.label, error));
+    }
+    if (typeof reply !== 'string') {
+      throw failed(call, new EngramError('LLM_ERROR', `LLM ${provider.label} answered call ${call} with ${typeof reply}, not text`, {
+        hint: 'A provider\'s complete() resolves to the reply\'s text.',
+      }));
     }
     emit({
       event: 'llm', call, system_sha256: sha256(system), prompt_sha256: sha256(prompt),
