@@ -384,3 +384,20 @@ test('loop --replay: edited recall ids, an edited answer and events after stop a
   assert.equal(flagged.code, 0, flagged.stderr);
   assert.match(flagged.stderr, /--llm, --max-calls ignored/);
 });
+
+test('loop: an LLM_ERROR message is one line; --system-prompt naming no regular file is PARAM_ERROR', async (t) => {
+  const s = await setup(t);
+  const crash = s.loop([QUESTION, '--llm', 'printf "first line\\nsecond line\\n" >&2; exit 1', '--json']);
+  assert.equal(crash.error?.error, 'LLM_ERROR');
+  assert.match(String(crash.error?.message), /first line \| second line$/);
+  mkdirSync(join(s.dir, 'prompts'));
+  for (const value of ['prompts/missing.txt', 'prompts', '/dev/zero', './nothing']) {
+    const run = s.loop([QUESTION, '--llm', 'cat', '--protocol', 'passive', '--system-prompt', value, '--json']);
+    assert.equal(run.error?.error, 'PARAM_ERROR', `${value}: ${run.stderr}`);
+  }
+  writeFileSync(join(s.dir, 'prompts', 'big.txt'), 'x'.repeat(1024 * 1024 + 1));
+  assert.match(String(s.loop([QUESTION, '--llm', 'cat', '--system-prompt', 'prompts/big.txt', '--json']).error?.message), /over 1 MiB/);
+  const text = s.loop([QUESTION, '--llm', 'cat', '--protocol', 'passive', '--system-prompt', 'Answer in English/French.']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^Answer in English\/French\.$/m, 'text with a slash and spaces is text');
+});

@@ -66,17 +66,37 @@ export function requireLlm(flags: LoopFlags): string {
   });
 }
 
-/** `--system-prompt`: the content of the file it names, else the text itself (`chat` reads it too). */
+/** The largest `--system-prompt` file read (the setting itself takes 100,000 characters). */
+const SYSTEM_PROMPT_FILE_BYTES = 1024 * 1024;
+
+/**
+ * `--system-prompt`: the content of the file it names, else the text itself (`chat` reads it
+ * too). A value that looks like a path (one line starting with `/`, `./`, `../` or `~/`, or a `/`
+ * and no space), or that names a directory or device, is one: PARAM_ERROR unless it names a
+ * regular file (of at most {@link SYSTEM_PROMPT_FILE_BYTES}), rather than a path sent to the
+ * model as its prompt.
+ */
 export async function systemPrompt(ctx: CliContext, value: string | undefined): Promise<string | undefined> {
   if (value === undefined) return undefined;
   const path = resolve(ctx.cwd, value);
-  let isFile = false;
+  let stat: ReturnType<typeof statSync> | undefined;
   try {
-    isFile = statSync(path).isFile();
+    stat = statSync(path);
   } catch {
-    isFile = false;
+    stat = undefined;
   }
-  return isFile ? readFileOrStdin(path, ctx) : value;
+  const looksLikePath = !value.includes('\n') && (/^(?:~|\.{1,2})?\//.test(value) || (value.includes('/') && !/\s/.test(value)));
+  const refuse = (why: string) => new EngramError('PARAM_ERROR', `--system-prompt ${value}: ${why}`, {
+    hint: 'Give the path of a readable text file, or the system prompt\'s text itself.',
+    details: { path: value },
+  });
+  if (stat === undefined) {
+    if (looksLikePath) throw refuse('no such file');
+    return value;
+  }
+  if (!stat.isFile()) throw refuse('not a regular file');
+  if (stat.size > SYSTEM_PROMPT_FILE_BYTES) throw refuse(`over ${SYSTEM_PROMPT_FILE_BYTES / (1024 * 1024)} MiB`);
+  return readFileOrStdin(path, ctx);
 }
 
 /** How every trace begins: its start event's first key. */
