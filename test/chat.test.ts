@@ -259,3 +259,12 @@ test('chat, piped: a line over 10,000 characters is skipped with a warning; the 
   assert.match(run.stderr, /question not asked: 11999 characters/);
   assert.equal(run.stdout, `Answer to: How do we deploy? from [${deploy}]\n\n`);
 });
+
+test('chat with no store says so once on stderr, and goes on with no memory', (t) => {
+  const dir = tempDir(t, 'engram-chat-');
+  writeFileSync(join(dir, 'fake-llm.mjs'), FAKE_LLM);
+  const run = cli(['--db', join(dir, 'none.db'), 'chat', '--llm', `'${process.execPath}' fake-llm.mjs`], { cwd: dir, input: 'first?\nsecond?\n' });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stderr.match(/no store at .*none\.db yet/g)?.length, 1);
+  assert.match(run.stdout, /^Answer to: first\? from \[\]/);
+});

@@ -7,6 +7,7 @@
  * write policy) only with `--store-proposals`; `/remember` writes through `put`. A missing store
  * is created by the first write only.
  */
+import { existsSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { EngramError, toEngramError } from '../../errors.js';
 import type { Engram } from '../../engram.js';
@@ -88,6 +89,9 @@ async function chatCommand(ctx: CliContext, flags: ChatFlags): Promise<CommandOu
   const budget = ctx.settings.budget(flags.budget);
   const scope = flags.scope === undefined ? {} : { scope: flags.scope };
   const engram = await ctx.open({ defer: true });
+  if (engram.path !== ':memory:' && !existsSync(engram.path)) {
+    ctx.warn(`no store at ${engram.path} yet: the answers draw on no memory (/remember creates it)`);
+  }
   const io = { stdin: ctx.stdin, stderr: ctx.stderr, progress: ctx.progress };
   const interactive = isInteractive(io);
   const session = createChatSession({
