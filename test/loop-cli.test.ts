@@ -322,6 +322,12 @@ test('loop: --trace-file refuses the store and any file that is not a trace, and
   assert.equal(run.code, 0, run.stderr);
   assert.equal(stopOf(trace)?.reason, 'query_cycle', 'the earlier trace is replaced');
   assert.deepEqual(readdirSync(s.dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
+
+  // The store's -wal appears only once the store is open: checked again before the rename.
+  const wal = s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', `${s.db}-wal`]);
+  assert.equal(wal.code, 0, wal.stderr);
+  assert.match(wal.stderr, /no longer a trace or a new file: the trace is left in /);
+  assert.ok(!existsSync(`${s.db}-wal`) || !readFileSync(`${s.db}-wal`, 'utf8').startsWith('{"event"'), 'the -wal is not replaced');
 });
 
 test('loop: SIGTERM during a --llm-mode file call removes the prompt file and the command', async (t) => {

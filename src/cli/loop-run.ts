@@ -164,6 +164,13 @@ function traceWriters(ctx: CliContext, flags: LoopFlags): { onEvent: (event: Tra
       ctx.progress('');
       if (fd === undefined || temp === undefined || target === undefined) return;
       closeSync(fd);
+      try {
+        // Checked again: the run may have made it (the store's -wal, say) since the start.
+        checkTraceTarget(target, flags.traceFile ?? target);
+      } catch {
+        ctx.warn(`${flags.traceFile ?? target} is no longer a trace or a new file: the trace is left in ${temp}`);
+        return;
+      }
       renameSync(temp, target);
     },
   };
