@@ -227,7 +227,7 @@ test('openai: a server that never answers is LLM_TIMEOUT within the time; errors
 
   const refusing = await startEmbedServer(() => ({ status: 401, body: { error: { message: `invalid key ${KEY}` } } }));
   t.after(() => refusing.close());
-  const refused = await failsWith(provider(`openai:m@${refusing.url}/v1`, { OPENAI_API_KEY: KEY }).complete(ASK), 'LLM_ERROR', /refused the request: HTTP 401/);
+  const refused = await failsWith(provider(`openai:m@${refusing.url}/v1`, { ENGRAM_LLM_API_KEY: KEY }).complete(ASK), 'LLM_ERROR', /refused the request: HTTP 401/);
   assert.ok(!refused.message.includes(KEY) && !JSON.stringify(refused).includes(KEY), 'the key is cut out');
   assert.match(refused.message, /\[redacted\]/);
   assert.match(refused.hint ?? '', /API key/);
@@ -255,4 +255,57 @@ test('ollama: /api/chat without streaming, the reply in message.content, no key 
     messages: [{ role: 'system', content: ASK.system }, { role: 'user', content: ASK.prompt }],
     stream: false,
   });
+});
+
+test('openai: an answer over 4 MiB is not read further: LLM_ERROR at once, not retried', async (t) => {
+  const huge = await startEmbedServer(() => ({ body: completion('x'.repeat(5 * 1024 * 1024)) }));
+  t.after(() => huge.close());
+  const error = await failsWith(provider(`openai:m@${huge.url}/v1`).complete(ASK), 'LLM_ERROR', /answer over 4 MiB/);
+  assert.doesNotMatch(error.hint ?? '', /server is running/);
+  assert.equal(huge.requests.length, 1, 'not retried');
+  const large = await startEmbedServer(() => ({ body: completion('y'.repeat(3 * 1024 * 1024)) }));
+  t.after(() => large.close());
+  assert.equal((await provider(`openai:m@${large.url}/v1`).complete(ASK)).length, 3 * 1024 * 1024, 'under the cap: read whole');
+});
+
+test('openai: a 429 whose Retry-After reaches past the time left fails at once, said as a rate limit', async (t) => {
+  const limited = await startEmbedServer(() => ({ status: 429, headers: { 'retry-after': '3600' }, body: { error: { message: 'rate limit' } } }));
+  t.after(() => limited.close());
+  const begun = performance.now();
+  const error = await failsWith(provider(`openai:m@${limited.url}/v1`).complete({ ...ASK, timeoutMs: 60_000 }), 'LLM_ERROR', /rate-limited: HTTP 429: "rate limit", retry after 3600 s/);
+  assert.ok(performance.now() - begun < 5_000, 'no wait');
+  assert.equal(limited.requests.length, 1);
+  assert.doesNotMatch(error.hint ?? '', /server is running/);
+  assert.match(error.hint ?? '', /rate/);
+  const busy = await startEmbedServer(() => ({ status: 429, body: { error: 'busy' } }));
+  t.after(() => busy.close());
+  const plain = await failsWith(provider(`openai:m@${busy.url}/v1`).complete(ASK), 'LLM_ERROR', /HTTP 429/);
+  assert.match(plain.hint ?? '', /limits the request rate/, 'a 429 hint speaks of the rate limit');
+});
+
+test('openai: OPENAI_API_KEY goes to api.openai.com only; ENGRAM_LLM_API_KEY never in clear to another machine; no redirect followed', async (t) => {
+  const server = await startEmbedServer(() => ({ body: completion('ok') }));
+  t.after(() => server.close());
+  await provider(`openai:m@${server.url}/v1`, { OPENAI_API_KEY: KEY }).complete(ASK);
+  assert.equal((server.requests[0] as SeenRequest).headers.authorization, undefined, 'the OpenAI key stays with OpenAI');
+  await provider(`openai:m@${server.url.replace('127.0.0.1', 'localhost')}/v1`, { ENGRAM_LLM_API_KEY: KEY, OPENAI_API_KEY: 'other' }).complete(ASK);
+  assert.equal((server.requests[1] as SeenRequest).headers.authorization, `Bearer ${KEY}`, 'engram\'s own key to its URL (loopback)');
+  assert.doesNotThrow(() => provider('openai:gpt-x', { OPENAI_API_KEY: KEY }), 'the hosted API takes the OpenAI key');
+  assert.throws(() => provider('openai:gpt-x@http://example.com/v1', { ENGRAM_LLM_API_KEY: KEY }), (error: unknown) => {
+    assert.ok(isEngramError(error));
+    assert.equal(error.code, 'PARAM_ERROR');
+    assert.match(error.message, /in clear over http/);
+    assert.ok(!error.message.includes(KEY));
+    return true;
+  });
+  assert.doesNotThrow(() => provider('openai:gpt-x@https://example.com/v1', { ENGRAM_LLM_API_KEY: KEY }));
+
+  const elsewhere = await startEmbedServer(() => ({ body: completion('stolen') }));
+  t.after(() => elsewhere.close());
+  const redirecting = await startEmbedServer(() => ({ status: 307, headers: { location: `${elsewhere.url}/v1/chat/completions` } }));
+  t.after(() => redirecting.close());
+  const error = await failsWith(provider(`openai:m@${redirecting.url}/v1`, { ENGRAM_LLM_API_KEY: KEY }).complete(ASK), 'LLM_ERROR', /HTTP 307: redirected to .*; redirects are not followed/);
+  assert.match(error.hint ?? '', /redirects to/);
+  assert.equal(elsewhere.requests.length, 0, 'the prompt went nowhere else');
+  assert.equal(redirecting.requests.length, 1, 'not retried');
 });

@@ -5,12 +5,13 @@
  * every trace that prints the same bytes with no model call and no process started.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { openEngram } from '../src/index.js';
-import { cli, type CliRun, tempDir } from './helpers.js';
+import { CLI, cli, type CliRun, tempDir } from './helpers.js';
 
 const QUESTION = 'How does login work?';
 
@@ -297,4 +298,112 @@ test('the spawn guard blocks a real run (so an empty log in a replay means somet
   });
   assert.notEqual(guarded.code, 0);
   assert.match(readFileSync(join(s.dir, 'positive.log'), 'utf8'), /^spawn /);
+});
+
+test('loop: --trace-file refuses the store and any file that is not a trace, and replaces an earlier trace', async (t) => {
+  const s = await setup(t);
+  const before = readFileSync(s.db);
+  const onStore = s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', s.db, '--json']);
+  assert.equal(onStore.error?.error, 'PARAM_ERROR', onStore.stderr);
+  assert.match(onStore.stderr, /not a loop trace/);
+  assert.deepEqual(readFileSync(s.db), before, 'the store is untouched');
+  // The same through another store: the file named is still refused, whatever it is.
+  const other = cli(['--db', join(s.dir, 'other.db'), 'loop', QUESTION, '--llm', s.llm('converging'), '--trace-file', s.db, '--json'], { cwd: s.dir });
+  assert.equal(other.error?.error, 'PARAM_ERROR');
+  assert.deepEqual(readFileSync(s.db), before);
+  writeFileSync(join(s.dir, 'notes.txt'), 'my notes\n');
+  assert.equal(s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', 'notes.txt', '--json']).error?.error, 'PARAM_ERROR');
+  assert.equal(readFileSync(join(s.dir, 'notes.txt'), 'utf8'), 'my notes\n');
+  assert.equal(s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', s.dir, '--json']).error?.error, 'PARAM_ERROR');
+
+  const trace = join(s.dir, 'again.jsonl');
+  assert.equal(s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', trace]).code, 0);
+  const run = s.loop([QUESTION, '--llm', s.llm('cycling'), '--trace-file', trace]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(stopOf(trace)?.reason, 'query_cycle', 'the earlier trace is replaced');
+  assert.deepEqual(readdirSync(s.dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
+
+  // The store's -wal appears only once the store is open: checked again before the rename.
+  const wal = s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', `${s.db}-wal`]);
+  assert.equal(wal.code, 0, wal.stderr);
+  assert.match(wal.stderr, /no longer a trace or a new file: the trace is left in /);
+  assert.ok(!existsSync(`${s.db}-wal`) || !readFileSync(`${s.db}-wal`, 'utf8').startsWith('{"event"'), 'the -wal is not replaced');
+});
+
+test('loop: SIGTERM during a --llm-mode file call removes the prompt file and the command', async (t) => {
+  const s = await setup(t);
+  const tmp = join(s.dir, 'tmp');
+  mkdirSync(tmp);
+  const pidFile = join(s.dir, 'model.pid');
+  const child = spawn(process.execPath, [CLI, '--db', s.db, 'loop', QUESTION, '--llm-mode', 'file', '--llm', `echo $$ > '${pidFile}'; sleep 60;`], {
+    cwd: s.dir,
+    env: { ...process.env, TMPDIR: tmp, HOME: s.dir },
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  const closed = new Promise<number | null>((done) => child.on('close', (_code, signal) => done(signal === null ? 0 : 1)));
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+  assert.equal(readdirSync(tmp).filter((name) => name.startsWith('engram-llm-')).length, 1, 'the prompt file is there');
+  child.kill('SIGTERM');
+  assert.equal(await closed, 1, 'ended by the signal');
+  assert.deepEqual(readdirSync(tmp), [], 'no prompt left behind');
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 50 && alive(); i += 1) await new Promise((done) => setTimeout(done, 100));
+  assert.equal(alive(), false, 'the command is gone');
+});
+
+test('loop --replay: edited recall ids, an edited answer and events after stop are refused; loop flags are said to be ignored', async (t) => {
+  const s = await setup(t);
+  const trace = join(s.dir, 'run.jsonl');
+  assert.equal(s.loop([QUESTION, '--llm', s.llm('converging'), '--trace-file', trace]).code, 0);
+  const lines = readFileSync(trace, 'utf8').trim().split('\n');
+  const edit = (name: string, change: (events: Record<string, unknown>[]) => void) => {
+    const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    change(events);
+    const path = join(s.dir, name);
+    writeFileSync(path, `${events.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    return s.loop(['--replay', path, '--json']);
+  };
+  const ids = edit('ids.jsonl', (events) => {
+    const recall = events.find((e) => e.event === 'recall' && e.call === 1) as { ids: string[] };
+    recall.ids = ['MEM-000000000000'];
+  });
+  assert.equal(ids.error?.error, 'PARAM_ERROR');
+  assert.match(String(ids.error?.message), /sources of the stop event/);
+  const answer = edit('answer.jsonl', (events) => {
+    (events.find((e) => e.event === 'stop') as { answer: string }).answer = 'Something else.';
+  });
+  assert.match(String(answer.error?.message), /answer of the stop event[^]*edited/);
+  const after = edit('after.jsonl', (events) => {
+    events.push({ event: 'recall', call: 3, query: 'more', ids: [], tokens: 0 });
+  });
+  assert.match(String(after.error?.message), /goes on after its stop event/);
+  const flagged = s.loop(['--replay', trace, '--llm', 'cat', '--max-calls', '5']);
+  assert.equal(flagged.code, 0, flagged.stderr);
+  assert.match(flagged.stderr, /--llm, --max-calls ignored/);
+});
+
+test('loop: an LLM_ERROR message is one line; --system-prompt naming no regular file is PARAM_ERROR', async (t) => {
+  const s = await setup(t);
+  const crash = s.loop([QUESTION, '--llm', 'printf "first line\\nsecond line\\n" >&2; exit 1', '--json']);
+  assert.equal(crash.error?.error, 'LLM_ERROR');
+  assert.match(String(crash.error?.message), /first line \| second line$/);
+  mkdirSync(join(s.dir, 'prompts'));
+  for (const value of ['prompts/missing.txt', 'prompts', '/dev/zero', './nothing']) {
+    const run = s.loop([QUESTION, '--llm', 'cat', '--protocol', 'passive', '--system-prompt', value, '--json']);
+    assert.equal(run.error?.error, 'PARAM_ERROR', `${value}: ${run.stderr}`);
+  }
+  writeFileSync(join(s.dir, 'prompts', 'big.txt'), 'x'.repeat(1024 * 1024 + 1));
+  assert.match(String(s.loop([QUESTION, '--llm', 'cat', '--system-prompt', 'prompts/big.txt', '--json']).error?.message), /over 1 MiB/);
+  const text = s.loop([QUESTION, '--llm', 'cat', '--protocol', 'passive', '--system-prompt', 'Answer in English/French.']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^Answer in English\/French\.$/m, 'text with a slash and spaces is text');
 });

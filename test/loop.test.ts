@@ -228,3 +228,38 @@ test('--budget bounds each recall\'s block, counted by the store\'s tokenizer', 
   assert.equal(recalls.length, 2);
   for (const event of recalls) assert.ok(event.event === 'recall' && event.tokens > 0 && event.tokens <= 120, JSON.stringify(event));
 });
+
+test('a proposed query over 10,000 characters is cut to the recall limit: no PARAM_ERROR, the answer kept', async (t) => {
+  const { engram } = await store(t);
+  const long = `session expiry ${'x'.repeat(12_000)}`;
+  const model = scripted([directive({ need_more: true, query: long }, 'Login checks a password.'), directive({ stop: true }, 'Final.')]);
+  const trace = traced();
+  const result = await runMemoryLoop(engram, model.provider, { question: QUESTION, stop_on_no_new: false }, trace);
+  assert.equal(result.answer, 'Final.');
+  assert.equal(result.stop_reason, 'llm_stop');
+  assert.equal(result.queries[0]?.length, 10_000);
+  assert.deepEqual(await replayLoop(trace.jsonl()), result);
+});
+
+test('a provider that throws a plain Error or answers with no text fails with LLM_ERROR naming it', async (t) => {
+  const { engram } = await store(t);
+  const throwing = {
+    label: 'mine',
+    complete: async (): Promise<string> => {
+      throw new Error('socket hang up\nat line 2');
+    },
+  };
+  await assert.rejects(runMemoryLoop(engram, throwing, { question: QUESTION }), (error: unknown) => {
+    assert.ok(error instanceof EngramError);
+    assert.equal(error.code, 'LLM_ERROR');
+    assert.equal(error.message, 'LLM mine failed: socket hang up | at line 2');
+    return true;
+  });
+  const numeric = { label: 'numbers', complete: async () => 42 as unknown as string };
+  await assert.rejects(runMemoryLoop(engram, numeric, { question: QUESTION }), (error: unknown) => {
+    assert.ok(error instanceof EngramError);
+    assert.equal(error.code, 'LLM_ERROR');
+    assert.match(error.message, /with number, not text/);
+    return true;
+  });
+});

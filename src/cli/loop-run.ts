@@ -3,8 +3,8 @@
  * answer on stdout and the trace (`--trace`: stderr, `--trace-file`: a file) and progress on
  * stderr. The controller and the LLM providers load only when a loop runs.
  */
-import { closeSync, openSync, statSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EngramError } from '../errors.js';
 import type { LoopResult } from '../loop/controller.js';
@@ -66,25 +66,85 @@ export function requireLlm(flags: LoopFlags): string {
   });
 }
 
-/** `--system-prompt`: the content of the file it names, else the text itself (`chat` reads it too). */
+/** The largest `--system-prompt` file read (the setting itself takes 100,000 characters). */
+const SYSTEM_PROMPT_FILE_BYTES = 1024 * 1024;
+
+/**
+ * `--system-prompt`: the content of the file it names, else the text itself (`chat` reads it
+ * too). A value that looks like a path (one line starting with `/`, `./`, `../` or `~/`, or a `/`
+ * and no space), or that names a directory or device, is one: PARAM_ERROR unless it names a
+ * regular file (of at most {@link SYSTEM_PROMPT_FILE_BYTES}), rather than a path sent to the
+ * model as its prompt.
+ */
 export async function systemPrompt(ctx: CliContext, value: string | undefined): Promise<string | undefined> {
   if (value === undefined) return undefined;
   const path = resolve(ctx.cwd, value);
-  let isFile = false;
+  let stat: ReturnType<typeof statSync> | undefined;
   try {
-    isFile = statSync(path).isFile();
+    stat = statSync(path);
   } catch {
-    isFile = false;
+    stat = undefined;
   }
-  return isFile ? readFileOrStdin(path, ctx) : value;
+  const looksLikePath = !value.includes('\n') && (/^(?:~|\.{1,2})?\//.test(value) || (value.includes('/') && !/\s/.test(value)));
+  const refuse = (why: string) => new EngramError('PARAM_ERROR', `--system-prompt ${value}: ${why}`, {
+    hint: 'Give the path of a readable text file, or the system prompt\'s text itself.',
+    details: { path: value },
+  });
+  if (stat === undefined) {
+    if (looksLikePath) throw refuse('no such file');
+    return value;
+  }
+  if (!stat.isFile()) throw refuse('not a regular file');
+  if (stat.size > SYSTEM_PROMPT_FILE_BYTES) throw refuse(`over ${SYSTEM_PROMPT_FILE_BYTES / (1024 * 1024)} MiB`);
+  return readFileOrStdin(path, ctx);
 }
 
-/** The trace's writers: stderr with `--trace`, a file with `--trace-file` (written as events come). */
+/** How every trace begins: its start event's first key. */
+const TRACE_HEAD = '{"event":"start"';
+
+/**
+ * `--trace-file`'s target: no file yet, an empty one, or an earlier trace. Anything else (the
+ * store itself, its -wal or -shm, any other file) is refused before anything is written.
+ */
+function checkTraceTarget(path: string, given: string): void {
+  const refuse = (why: string, cause?: unknown) => new EngramError('PARAM_ERROR', `Refusing to write the trace over ${given}: ${why}`, {
+    hint: 'Give --trace-file a new path (an earlier trace may be replaced).',
+    details: { path: given },
+    cause,
+  });
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    throw refuse(`it cannot be read (${code ?? 'error'})`, error);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw refuse('it is not a regular file');
+    const head = Buffer.alloc(TRACE_HEAD.length);
+    const read = readSync(fd, head, 0, head.length, 0);
+    if (read > 0 && head.subarray(0, read).toString('utf8') !== TRACE_HEAD) throw refuse('it is not a loop trace');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The trace's writers: stderr with `--trace`, a file with `--trace-file`. The file is written as
+ * events come to a temporary file beside it, renamed over the target when the run ends: the
+ * target is never left half-written, and only an earlier trace is ever replaced.
+ */
 function traceWriters(ctx: CliContext, flags: LoopFlags): { onEvent: (event: TraceEvent) => void; close: () => void } {
   let fd: number | undefined;
+  let target: string | undefined;
+  let temp: string | undefined;
   if (flags.traceFile !== undefined) {
+    target = resolve(ctx.cwd, flags.traceFile);
+    checkTraceTarget(target, flags.traceFile);
+    temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
     try {
-      fd = openSync(resolve(ctx.cwd, flags.traceFile), 'w');
+      fd = openSync(temp, 'wx', 0o600);
     } catch (error) {
       throw new EngramError('PARAM_ERROR', `Cannot write the trace file ${flags.traceFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
         hint: 'Check the path and permissions.',
@@ -102,7 +162,16 @@ function traceWriters(ctx: CliContext, flags: LoopFlags): { onEvent: (event: Tra
     },
     close: () => {
       ctx.progress('');
-      if (fd !== undefined) closeSync(fd);
+      if (fd === undefined || temp === undefined || target === undefined) return;
+      closeSync(fd);
+      try {
+        // Checked again: the run may have made it (the store's -wal, say) since the start.
+        checkTraceTarget(target, flags.traceFile ?? target);
+      } catch {
+        ctx.warn(`${flags.traceFile ?? target} is no longer a trace or a new file: the trace is left in ${temp}`);
+        return;
+      }
+      renameSync(temp, target);
     },
   };
 }
@@ -165,6 +234,17 @@ export async function runLoopCli(
   }
 }
 
+/** The loop flags a replay does not use (it runs with the trace's settings, no model, no store). */
+function ignoredByReplay(flags: LoopFlags): string[] {
+  const given: [string, unknown][] = [
+    ['--llm', flags.llm], ['--llm-mode', flags.llmMode], ['--protocol', flags.protocol], ['--system-prompt', flags.systemPrompt],
+    ['--max-calls', flags.maxCalls], ['--threshold', flags.threshold], ['--query-threshold', flags.queryThreshold],
+    ['--stable-steps', flags.stableSteps], ['--no-stop-on-no-new', flags.stopOnNoNew ? undefined : true],
+    ['--budget', flags.budget], ['--strict', flags.strict], ['--timeout', flags.timeout], ['--scope', flags.scope],
+  ];
+  return given.filter(([, value]) => value !== undefined).map(([name]) => name);
+}
+
 /** `--replay FILE`: the recorded run's answer again, with no model, no process and no store. */
 export async function replayLoopCli(
   ctx: CliContext,
@@ -176,6 +256,8 @@ export async function replayLoopCli(
       hint: 'Leave out --trace-file (--trace shows the replayed events on stderr).',
     });
   }
+  const ignored = ignoredByReplay(flags);
+  if (ignored.length > 0) ctx.warn(`--replay uses the recorded settings and replies: ${ignored.join(', ')} ignored`);
   const file = flags.replay as string;
   const text = await readFileOrStdin(file === '-' ? file : resolve(ctx.cwd, file), ctx);
   const { parseTrace, replayLoop } = await import('../loop/replay.js');

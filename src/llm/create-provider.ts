@@ -3,6 +3,7 @@
  * contacted or run until the first `complete`.
  */
 import { EngramError } from '../errors.js';
+import { displayUrl } from '../util/http-failure.js';
 import { ollamaChat, openAiChat } from './chat-protocols.js';
 import { type HttpChatOptions, createHttpChatProvider } from './http-chat.js';
 import type { LlmMode, LlmProvider } from './provider.js';
@@ -14,7 +15,8 @@ export interface LlmProviderOptions {
   mode?: LlmMode;
   /**
    * The environment: a shell command runs in it; an `openai:` provider takes its key from
-   * `ENGRAM_LLM_API_KEY`, else `OPENAI_API_KEY` (an empty variable is unset).
+   * `ENGRAM_LLM_API_KEY`, else `OPENAI_API_KEY` for the hosted OpenAI API only (an empty
+   * variable is unset).
    */
   env: Readonly<Record<string, string | undefined>>;
   /** Where a shell command's prompt file goes in `file` mode (default: the system's temporary directory). */
@@ -27,6 +29,30 @@ export interface LlmProviderOptions {
 function needsKey(url: string): boolean {
   const host = new URL(url).hostname.toLowerCase();
   return host === 'openai.com' || host.endsWith('.openai.com');
+}
+
+/** True for a host on this machine (`localhost`, 127.0.0.0/8, `::1`). */
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(host) || host === '::1';
+}
+
+/**
+ * The key an `openai:` provider sends: `ENGRAM_LLM_API_KEY` (engram's own setting for the LLM's
+ * URL), else `OPENAI_API_KEY` to the hosted OpenAI API over https only (another server never
+ * gets the OpenAI key). PARAM_ERROR rather than a key sent in clear to another machine.
+ */
+function apiKeyFor(model: string, url: string, env: LlmProviderOptions['env']): string | undefined {
+  const own = env.ENGRAM_LLM_API_KEY || undefined;
+  if (own !== undefined) {
+    if (new URL(url).protocol === 'http:' && !isLoopback(url)) {
+      throw new EngramError('PARAM_ERROR', `LLM openai:${model} at ${displayUrl(url)}: ENGRAM_LLM_API_KEY would go in clear over http to another machine`, {
+        hint: 'Give an https:// base URL, or unset ENGRAM_LLM_API_KEY for a server that needs no key.',
+      });
+    }
+    return own;
+  }
+  return new URL(url).protocol === 'https:' && needsKey(url) ? env.OPENAI_API_KEY || undefined : undefined;
 }
 
 /**
@@ -54,7 +80,7 @@ export function createLlmProvider(spec: string, options: LlmProviderOptions): Ll
     });
   }
   if (parsed.kind === 'ollama') return createHttpChatProvider(ollamaChat(parsed), options.http);
-  const apiKey = env.ENGRAM_LLM_API_KEY || env.OPENAI_API_KEY || undefined;
+  const apiKey = apiKeyFor(parsed.model, parsed.url, env);
   if (apiKey === undefined && needsKey(parsed.url)) {
     throw new EngramError('PARAM_ERROR', `LLM openai:${parsed.model} at ${parsed.url} needs an API key`, {
       hint: 'Set ENGRAM_LLM_API_KEY (or OPENAI_API_KEY), or give the base URL of a local server (openai:MODEL@http://127.0.0.1:1234/v1).',

@@ -10,7 +10,7 @@ import { EngramError } from '../errors.js';
 import { type AttemptFailure, type FailureContext, shownFailure, unusableAnswer } from '../util/http-failure.js';
 import { postJson } from '../util/http-post.js';
 import { isHttpUrl } from '../util/model-url.js';
-import type { LlmProvider, LlmRequest } from './provider.js';
+import { type LlmProvider, type LlmRequest, MAX_REPLY_BYTES } from './provider.js';
 
 /** How one HTTP chat API asks and answers. */
 export interface ChatProtocol {
@@ -41,10 +41,11 @@ export interface HttpChatOptions {
 }
 
 const DOWN_HINT = 'Check that the server is running and reachable at that URL, then retry.';
+const RATE_HINT = 'The server limits the request rate: retry later, give the call more time (--timeout), or check the account\'s rate limits.';
 const ANSWER_HINT = 'Check that the URL serves the chat API of this kind of provider.';
 
 function refusedHint(status: number): string {
-  if (status === 401 || status === 403) return 'Check the API key (ENGRAM_LLM_API_KEY, else OPENAI_API_KEY).';
+  if (status === 401 || status === 403) return 'Check the API key (ENGRAM_LLM_API_KEY; OPENAI_API_KEY goes to api.openai.com only).';
   if (status === 404) return 'Check the model name (is it pulled or served there?) and the URL.';
   return 'Check the model name and that the URL serves this chat API.';
 }
@@ -68,13 +69,22 @@ function llmFailure(
   if (failure.aborted === true) {
     return new EngramError('LLM_ERROR', `LLM ${where} was not waited for: the caller stopped`, { details: { url }, ...extra });
   }
+  if (failure.waitPastDeadline === true) {
+    const wait = Math.ceil((failure.retryAfterMs ?? 0) / 1000);
+    return new EngramError('LLM_ERROR', `LLM ${where} is rate-limited: ${why}, retry after ${wait} s, past the call's time limit of ${timeoutMs / 1000} s`, {
+      hint: RATE_HINT,
+      details: { url, cause: why, rate_limited: true, retry_after_s: wait },
+      ...extra,
+    });
+  }
   const tries = failure.retry && attempts > 1 ? ` (${attempts} attempts)` : '';
   const message = failure.refusedStatus === undefined
     ? `LLM ${where} failed: ${why}${tries}`
     : `LLM ${where} refused the request: ${why}`;
-  const fallback = failure.unusable === true ? ANSWER_HINT : DOWN_HINT;
+  const fallback = failure.unusable === true ? ANSWER_HINT : failure.rateLimited === true ? RATE_HINT : DOWN_HINT;
   const hint = failure.hint ?? (failure.refusedStatus === undefined ? fallback : refusedHint(failure.refusedStatus));
-  return new EngramError('LLM_ERROR', message, { hint, details: { url, cause: why }, ...extra });
+  const limited = failure.rateLimited === true ? { rate_limited: true } : {};
+  return new EngramError('LLM_ERROR', message, { hint, details: { url, cause: why, ...limited }, ...extra });
 }
 
 function checkEndpoint(id: string, endpoint: string): void {
@@ -103,7 +113,8 @@ export function createHttpChatProvider(protocol: ChatProtocol, options: HttpChat
       const fail = (failure: AttemptFailure, attempts: number, cause?: unknown) =>
         llmFailure(context, failure, attempts, timeoutMs, cause);
       const body = protocol.body(request.system, request.prompt);
-      const answer = await postJson({ context, headers, body }, policy, fail, request.signal);
+      const post = { context, headers, body, maxBytes: MAX_REPLY_BYTES };
+      const answer = await postJson(post, policy, fail, request.signal);
       const reply = protocol.reply(answer);
       if ('problem' in reply) throw fail(unusableAnswer(`unexpected answer: ${reply.problem}`), 1);
       return reply.text;

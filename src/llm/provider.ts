@@ -5,6 +5,9 @@
  * reply (an answer and, perhaps, a proposed query) and decides everything else itself.
  */
 
+/** The longest reply read from a model, a shell command's or an HTTP server's: 4 MiB. */
+export const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+
 /** How a shell command receives the prompt (memctl's `--llm-mode`). */
 export type LlmMode = 'stdin' | 'file';
 

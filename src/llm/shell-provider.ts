@@ -12,17 +12,16 @@
  * stderr in the message.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
 import { MAX_TIMER_MS } from '../util/time.js';
-import type { LlmMode, LlmProvider, LlmRequest } from './provider.js';
-import { killGroup, trackGroup } from './process-groups.js';
+import { type LlmMode, type LlmProvider, type LlmRequest, MAX_REPLY_BYTES } from './provider.js';
+import { killGroup, trackGroup, trackTempDir } from './process-groups.js';
 import { requestText } from './request-text.js';
 
-/** The longest reply read from a command: 4 MiB. */
-export const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+export { MAX_REPLY_BYTES };
 /** The characters of the command's stderr quoted in an error (its end). */
 const STDERR_TAIL_CHARS = 500;
 
@@ -60,12 +59,13 @@ export function createShellProvider(options: ShellProviderOptions): LlmProvider 
       const input = requestText(request);
       if (mode === 'stdin') return run(command, [], input, env, request);
       const dir = await mkdtemp(join(tmpDir, 'engram-llm-'));
+      const removeDir = trackTempDir(dir);
       try {
         const file = join(dir, 'prompt.txt');
         await writeFile(file, input, { mode: 0o600 });
         return await run(command, [file], undefined, env, request);
       } finally {
-        await rm(dir, { recursive: true, force: true });
+        removeDir();
       }
     },
   });
@@ -131,11 +131,12 @@ function run(
   });
 }
 
+/** The end of the command's stderr for a message: one line, its line breaks shown as ` | `. */
 function stderrTail(stderr: string): string {
   const text = stderr.trim();
   if (text === '') return '';
   const tail = text.length > STDERR_TAIL_CHARS ? `…${text.slice(-STDERR_TAIL_CHARS)}` : text;
-  return `: ${tail}`;
+  return `: ${tail.replace(/\s*[\r\n]+\s*/g, ' | ')}`;
 }
 
 const RUN_BY_HAND = 'Run the command by hand with a short prompt on its stdin to see what it does.';

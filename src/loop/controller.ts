@@ -19,7 +19,7 @@
  * the last reply's answer. A failed call (LLM_ERROR, LLM_TIMEOUT) or recall ends the loop with
  * that error, recorded in the trace.
  */
-import { EngramError, toEngramError } from '../errors.js';
+import { EngramError, isEngramError, toEngramError } from '../errors.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { sha256 } from '../util/hash.js';
 import { promptText, systemText } from './prompt.js';
@@ -69,11 +69,30 @@ export interface LoopInput {
   context?: string;
   /** The ids of the items in `context` (default: read from its ITEM lines, see {@link idsInBlock}). */
   contextIds?: readonly string[];
+  /** Earlier exchanges of a conversation (`chat`), quoted in the prompt as data, escaped. */
+  conversation?: string;
 }
 
 /** The item ids in an injection block (its `--- ITEM i/n [ID | …] ---` lines). */
 export function idsInBlock(block: string): string[] {
   return [...block.matchAll(/^--- ITEM \d+\/\d+ \[([^\s|\]]+)/gm)].map((m) => m[1] ?? '');
+}
+
+/** What a provider threw, as an EngramError: its own, or LLM_ERROR with the message of another. */
+function providerError(label: string, error: unknown): unknown {
+  if (isEngramError(error)) return error;
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' | ');
+  return new EngramError('LLM_ERROR', `LLM ${label} failed: ${message}`, { cause: error });
+}
+
+/** The longest query recall takes (its input limit): a model's longer proposal is cut to it. */
+export const MAX_QUERY_CHARS = 10_000;
+
+/** `query` cut to {@link MAX_QUERY_CHARS} (never inside a surrogate pair): the model's output is no PARAM_ERROR. */
+function clippedQuery(query: string): string {
+  if (query.length <= MAX_QUERY_CHARS) return query;
+  const cut = query.slice(0, MAX_QUERY_CHARS);
+  return /[\uD800-\uDBFF]$/u.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 interface Decision {
@@ -158,13 +177,19 @@ export async function runLoop(
   const answers: string[] = [];
   let stable = 0;
   for (let call = 1; ; call++) {
-    const prompt = promptText({ question, context: blocks, queries, previousAnswer: answers.at(-1) });
+    const previousAnswer = answers.at(-1);
+    const prompt = promptText({ question, context: blocks, queries, previousAnswer, conversation: input.conversation });
     const started = clock();
     let reply: string;
     try {
       reply = await provider.complete({ system, prompt, timeoutMs: settings.timeout_ms, signal: deps.signal });
     } catch (error) {
-      throw failed(call, error);
+      throw failed(call, providerError(provider.label, error));
+    }
+    if (typeof reply !== 'string') {
+      throw failed(call, new EngramError('LLM_ERROR', `LLM ${provider.label} answered call ${call} with ${typeof reply}, not text`, {
+        hint: 'A provider\'s complete() resolves to the reply\'s text.',
+      }));
     }
     emit({
       event: 'llm', call, system_sha256: sha256(system), prompt_sha256: sha256(prompt),
@@ -178,7 +203,7 @@ export async function runLoop(
     const decision = decide(directive, settings, { call, stable, tried });
     let { action } = decision;
     if (action === 'continue' && directive?.query != null) {
-      const query = directive.query;
+      const query = clippedQuery(directive.query);
       const found = await recall(call, query, given);
       emit({ event: 'recall', call, query, ids: found.ids, tokens: found.tokens });
       queries.push(query);

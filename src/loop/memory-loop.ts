@@ -64,6 +64,8 @@ export interface MemoryLoopInput extends Partial<LoopSettings> {
   question: string;
   /** The initial context (an injection block); absent: the recall of the question. */
   context?: string;
+  /** Earlier exchanges of a conversation, quoted in the prompt (escaped, as data). */
+  conversation?: string;
   filters?: LoopRecallFilters;
 }
 
@@ -83,11 +85,11 @@ export async function runMemoryLoop(
   input: MemoryLoopInput,
   options: { onEvent?: (event: TraceEvent) => void; signal?: AbortSignal } = {},
 ): Promise<LoopResult> {
-  const { question, context, filters, ...given } = input;
+  const { question, context, conversation, filters, ...given } = input;
   if (typeof question !== 'string' || question.trim() === '') {
     throw new EngramError('PARAM_ERROR', 'The loop needs a question', { details: { field: 'question' } });
   }
-  return runLoop({ question, context }, loopSettings(given), {
+  return runLoop({ question, context, conversation }, loopSettings(given), {
     provider,
     recall: recallFrom(memory, filters),
     onEvent: options.onEvent,

@@ -61,6 +61,30 @@ function startOf(events: readonly TraceEvent[]): Of<'start'> {
   return first;
 }
 
+/** Nothing after a stop or error event: it ends a trace. */
+function checkEnd(events: readonly TraceEvent[]): void {
+  const end = events.findIndex((e) => e.event === 'stop' || e.event === 'error');
+  if (end >= 0 && end < events.length - 1) {
+    throw traceError(`The trace goes on after its ${events[end]?.event ?? 'stop'} event (line ${end + 1})`, { line: end + 2 });
+  }
+}
+
+/** The recorded stop event and the replay's result agree in every field, or PARAM_ERROR says where. */
+function checkStop(stop: Of<'stop'> | undefined, result: LoopResult): void {
+  if (stop === undefined) return;
+  if (stop.reason !== result.stop_reason) {
+    throw traceError(`The replay stops with ${result.stop_reason} where the trace recorded ${stop.reason}`);
+  }
+  if (stop.calls !== result.calls) throw traceError(`The replay stops after ${result.calls} calls where the trace recorded ${stop.calls}`);
+  if (stop.answer !== result.answer) {
+    throw traceError('The answer of the stop event is not the one the recorded replies give (the trace was edited)');
+  }
+  const sources = Array.isArray(stop.sources) ? stop.sources : [];
+  if (sources.length !== result.sources.length || sources.some((id, i) => id !== result.sources[i])) {
+    throw traceError('The sources of the stop event are not the ids the recorded recalls give (the trace was edited)');
+  }
+}
+
 /**
  * Replays a trace (its JSONL text or its events) to the result the recorded run printed.
  *
@@ -73,6 +97,7 @@ export async function replayLoop(
 ): Promise<LoopResult> {
   const events = typeof trace === 'string' ? parseTrace(trace) : trace;
   const start = startOf(events);
+  checkEnd(events);
   const replies = new Map(eventsOf(events, 'llm').map((e) => [e.call, e.reply]));
   const failures = new Map(eventsOf(events, 'error').map((e) => [e.call, e]));
   const recalls = eventsOf(events, 'recall');
@@ -110,9 +135,6 @@ export async function replayLoop(
       clock: () => 0,
     },
   );
-  const stop = eventsOf(events, 'stop')[0];
-  if (stop !== undefined && (stop.reason !== result.stop_reason || stop.answer !== result.answer)) {
-    throw traceError(`The replay stops with ${result.stop_reason} where the trace recorded ${stop.reason}, or with another answer`);
-  }
+  checkStop(eventsOf(events, 'stop')[0], result);
   return result;
 }

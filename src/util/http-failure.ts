@@ -24,6 +24,10 @@ export interface AttemptFailure {
   aborted?: true;
   /** An answer came but cannot be used (malformed JSON, the wrong shape). */
   unusable?: true;
+  /** The server limits the rate of requests (HTTP 429). */
+  rateLimited?: true;
+  /** The server's `Retry-After` reaches past the caller's deadline: no retry was made. */
+  waitPastDeadline?: true;
 }
 
 /** Where the failure happened: the client's id, the URL shown, the secret never shown. */
@@ -118,9 +122,26 @@ export function statusFailure(status: number, body: string, retryAfter: string |
   const cause = `HTTP ${status}: ${bodyExcerpt(body)}`;
   if (status >= 500 || RETRY_STATUSES.has(status)) {
     const wait = retryAfterMs(retryAfter);
-    return wait === undefined ? { cause, retry: true } : { cause, retry: true, retryAfterMs: wait };
+    const failure: AttemptFailure = { cause, retry: true };
+    if (wait !== undefined) failure.retryAfterMs = wait;
+    if (status === 429) failure.rateLimited = true;
+    return failure;
   }
   return { cause, retry: false, refusedStatus: status };
+}
+
+/**
+ * The failure of a redirect (3xx): never followed, since the request's body (a prompt, texts to
+ * embed) and its key were meant for the URL given only.
+ */
+export function redirectFailure(status: number, location: string | null): AttemptFailure {
+  const where = location === null ? 'elsewhere' : `to ${JSON.stringify(displayUrl(location).slice(0, EXCERPT_CHARS))}`;
+  return {
+    cause: `HTTP ${status}: redirected ${where}; redirects are not followed`,
+    retry: false,
+    refusedStatus: status,
+    hint: 'Give the URL the server redirects to (if it is the one meant) as the base URL.',
+  };
 }
 
 /** The failure a rejected fetch means (the network, not the server, failed). */

@@ -2,8 +2,10 @@
  * One JSON POST to a model server (an embedder, an LLM), with a per-request timeout, retries on
  * 408, 429, 5xx, timeouts and network errors (exponential backoff with jitter, or the server's
  * `Retry-After`, both capped), and a bounded number of attempts. A non-retryable answer (another
- * 4xx, malformed JSON) fails at once. Every failure goes through the caller's `fail`, which makes
- * its own error of it (see `http-failure.ts`).
+ * 4xx, malformed JSON, a redirect: none is followed) fails at once, and so does a `Retry-After`
+ * reaching past the deadline.
+ * Every failure goes through the caller's `fail`, which makes its own error of it (see
+ * `http-failure.ts`).
  *
  * Worst case before the error: `attempts × timeoutMs + (attempts − 1) × maxDelayMs`, or the
  * policy's `deadline` when it has one: no attempt runs and no wait lasts past it. The caller's
@@ -15,6 +17,7 @@ import {
   type FailureContext,
   bodyExcerpt,
   networkFailure,
+  redirectFailure,
   statusFailure,
   unusableAnswer,
 } from './http-failure.js';
@@ -35,7 +38,17 @@ export interface JsonPost {
   context: FailureContext;
   headers: Readonly<Record<string, string>>;
   body: unknown;
+  /**
+   * The largest answer read, in bytes (default {@link MAX_ANSWER_BYTES}): past it the reading
+   * stops and the attempt fails for good (not retried).
+   */
+  maxBytes?: number;
 }
+
+/** The default cap on an answer: 256 MiB (an embedder's batch of vectors is large, not this large). */
+export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+/** What is read of an error answer (for its excerpt). */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 /** Makes the caller's error of the last failure, after `attempts` attempts. */
 export type FailureError = (failure: AttemptFailure, attempts: number, cause?: unknown) => Error;
@@ -89,6 +102,10 @@ export async function postJson(
     if ('json' in outcome) return outcome.json;
     const { failure } = outcome;
     if (!failure.retry || attempt >= policy.attempts) throw fail(failure, attempt, outcome.error);
+    // The server asks for a wait the deadline does not leave: no retry can succeed in time.
+    if (failure.retryAfterMs !== undefined && failure.retryAfterMs >= timeLeft(policy)) {
+      throw fail({ ...failure, waitPastDeadline: true }, attempt, outcome.error);
+    }
     const delay = retryDelay(attempt, failure.retryAfterMs, policy);
     if (delay >= timeLeft(policy)) throw fail(failure, attempt, outcome.error);
     try {
@@ -124,9 +141,20 @@ async function attemptPost(
       headers: { 'content-type': 'application/json', 'accept': 'application/json', ...post.headers },
       body: payload,
       signal: controller.signal,
+      // The body (a prompt, texts to embed) goes to the URL given and nowhere else.
+      redirect: 'manual',
     });
-    const text = await response.text();
-    if (!response.ok) return { failure: statusFailure(response.status, text, response.headers.get('retry-after')) };
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => {});
+      return { failure: redirectFailure(response.status, response.headers.get('location')) };
+    }
+    if (!response.ok) {
+      const { text } = await readCapped(response, ERROR_BODY_BYTES, controller);
+      return { failure: statusFailure(response.status, text, response.headers.get('retry-after')) };
+    }
+    const maxBytes = post.maxBytes ?? MAX_ANSWER_BYTES;
+    const { text, over } = await readCapped(response, maxBytes, controller);
+    if (over) return { failure: unusableAnswer(`answer over ${sizeText(maxBytes)}; it was not read further`, OVERSIZE_HINT) };
     return parseAnswer(text);
   } catch (error) {
     if (signal?.aborted === true) return { failure: ABORTED };
@@ -136,6 +164,40 @@ async function attemptPost(
     clearTimeout(timer);
     signal?.removeEventListener('abort', stop);
   }
+}
+
+const OVERSIZE_HINT = 'Check that the URL serves this API and the model answers briefly; a larger answer is not read.';
+
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+/**
+ * The answer's body as text, read as it streams in and stopped (the request aborted) once past
+ * `maxBytes`: `over` is then true and `text` holds the first `maxBytes`.
+ */
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  controller: AbortController,
+): Promise<{ text: string; over: boolean }> {
+  if (response.body === null) return { text: '', over: false };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.length > maxBytes) {
+      chunks.push(value.subarray(0, maxBytes - size));
+      controller.abort();
+      await reader.cancel().catch(() => {});
+      return { text: Buffer.concat(chunks).toString('utf8'), over: true };
+    }
+    size += value.length;
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), over: false };
 }
 
 function parseAnswer(text: string): Outcome {

@@ -82,5 +82,5 @@ test('proposals are stored only when the session stores them, after the answer; 
 test('the conversation text: oldest first, long answers cut', () => {
   assert.equal(conversationText([]), '');
   const text = conversationText([{ question: 'q1', answer: 'a1' }, { question: 'q2', answer: 'x'.repeat(2_000) }]);
-  assert.match(text, /^The conversation so far, oldest first[^\n]*\n\nQ: q1\nA: a1\n\nQ: q2\nA: x{1500}…$/);
+  assert.match(text, /^Q: q1\nA: a1\n\nQ: q2\nA: x{1500}…$/);
 });

@@ -26,6 +26,8 @@ export interface ChatAnswer {
   answer: string;
   /** The memories the model was given, in the order given. */
   sources: ChatSource[];
+  /** The memory text the model was given (to tell its own proposals from quoted ones). */
+  given?: string;
 }
 
 /** The answering step: easy to swap (the loop controller, one recall and one call, a test's fake). */
@@ -39,8 +41,11 @@ export interface ChatDeps {
   answer: ChatAnswerer;
   /** Stores `text` as a note through the policy; the line that says what happened. */
   remember(text: string): Promise<string>;
-  /** Stores an answer's proposals (`pull`); the line that says what happened, undefined when there were none. */
-  storeProposals?: (answer: string) => Promise<string | undefined>;
+  /**
+   * Stores an answer's proposals (`pull`), `given` the memory text the model was given; the line
+   * that says what happened, undefined when there were none.
+   */
+  storeProposals?: (answer: string, given: string) => Promise<string | undefined>;
   /** A status line for stderr. */
   info(message: string): void;
   /**
@@ -58,6 +63,9 @@ export interface ChatReply {
   text?: string;
   quit?: true;
 }
+
+/** The longest question asked (recall's query limit): a longer line is skipped with a warning. */
+export const MAX_QUESTION_CHARS = 10_000;
 
 /** How many exchanges the next questions see (the newest). */
 export const HISTORY_EXCHANGES = 6;
@@ -104,7 +112,7 @@ export function createChatSession(deps: ChatDeps): ChatSession {
     history.push({ question, answer: result.answer });
     if (deps.storeProposals !== undefined && result.answer.trim() !== '') {
       try {
-        const stored = await deps.storeProposals(result.answer);
+        const stored = await deps.storeProposals(result.answer, result.given ?? '');
         if (stored !== undefined) deps.info(stored);
       } catch (error) {
         deps.fail(error, 'proposals');
@@ -145,6 +153,10 @@ export function createChatSession(deps: ChatDeps): ChatSession {
       if (text === '') return {};
       const named = /^\/([a-z]+)\b\s*([\s\S]*)$/i.exec(text);
       if (named !== null) return command((named[1] ?? '').toLowerCase(), (named[2] ?? '').trim());
+      if (text.length > MAX_QUESTION_CHARS) {
+        deps.info(`question not asked: ${text.length} characters, over the ${MAX_QUESTION_CHARS} a recall takes; ask a shorter one`);
+        return {};
+      }
       return ask(text, signal);
     },
   };

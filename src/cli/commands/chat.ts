@@ -7,6 +7,7 @@
  * write policy) only with `--store-proposals`; `/remember` writes through `put`. A missing store
  * is created by the first write only.
  */
+import { existsSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { EngramError, toEngramError } from '../../errors.js';
 import type { Engram } from '../../engram.js';
@@ -71,13 +72,15 @@ function pulled(result: Awaited<ReturnType<Engram['pull']>>): string {
 
 async function chatCommand(ctx: CliContext, flags: ChatFlags): Promise<CommandOutput> {
   const [
-    { createLlmProvider }, { loopAnswerer }, { createChatSession }, { chatLines, isInteractive }, { parseProposals },
+    { createLlmProvider }, { loopAnswerer }, { createChatSession }, { chatLines, isInteractive },
+    { parseProposals }, { splitQuoted },
   ] = await Promise.all([
     import('../../llm/create-provider.js'),
     import('../chat/loop-answerer.js'),
     import('../chat/session.js'),
     import('../chat/chat-lines.js'),
     import('../../ingest/proposals.js'),
+    import('../chat/quoted-proposals.js'),
   ]);
   if (flags.llm.trim() === '') {
     throw new EngramError('PARAM_ERROR', 'chat needs a model: --llm', { hint: 'For example: engram chat --llm "claude -p"' });
@@ -86,6 +89,9 @@ async function chatCommand(ctx: CliContext, flags: ChatFlags): Promise<CommandOu
   const budget = ctx.settings.budget(flags.budget);
   const scope = flags.scope === undefined ? {} : { scope: flags.scope };
   const engram = await ctx.open({ defer: true });
+  if (engram.path !== ':memory:' && !existsSync(engram.path)) {
+    ctx.warn(`no store at ${engram.path} yet: the answers draw on no memory (/remember creates it)`);
+  }
   const io = { stdin: ctx.stdin, stderr: ctx.stderr, progress: ctx.progress };
   const interactive = isInteractive(io);
   const session = createChatSession({
@@ -102,7 +108,15 @@ async function chatCommand(ctx: CliContext, flags: ChatFlags): Promise<CommandOu
     }),
     remember: async (text) => remembered(await engram.put({ content: text, ...scope })),
     storeProposals: flags.storeProposals === true
-      ? async (answer) => (parseProposals(answer).format === 'text' ? undefined : pulled(await engram.pull(answer, scope)))
+      ? async (answer, given) => {
+        const parsed = parseProposals(answer);
+        if (parsed.format === 'text') return undefined;
+        const { kept, quoted } = splitQuoted(parsed.proposals, given);
+        const left = quoted.length === 0 ? '' : `left out ${quoted.length} proposal(s) quoting the memory given`;
+        if (kept.length === 0) return left;
+        const stored = pulled(await engram.pull(quoted.length === 0 ? answer : JSON.stringify(kept), scope));
+        return left === '' ? stored : `${stored}; ${left}`;
+      }
       : undefined,
     info(message) {
       ctx.progress('');
