@@ -51,7 +51,7 @@ test('the embedder: --embedder > ENGRAM_EMBEDDER > config; none turns it off; th
   const config = { embedder: 'ollama:config-model' };
   assert.deepEqual(createSettings({ env, cwd }).withFlags({ embedder: 'ollama:flag' }).embedder(config), {
     spec: 'ollama:flag',
-    apiKey: 'k-openai',
+    apiKey: undefined,
   });
   assert.equal(createSettings({ env, cwd }).embedder(config)?.spec, 'ollama:env-model');
   assert.equal(createSettings({ env: {}, cwd }).embedder(config)?.spec, 'ollama:config-model');
@@ -60,6 +60,14 @@ test('the embedder: --embedder > ENGRAM_EMBEDDER > config; none turns it off; th
   const both = { ENGRAM_EMBED_API_KEY: 'k-engram', OPENAI_API_KEY: 'k-openai' };
   assert.equal(createSettings({ env: both, cwd }).embedder(config)?.apiKey, 'k-engram');
   assert.equal(createSettings({ env: {}, cwd }).embedder(config)?.apiKey, undefined);
+  // OpenAI's own key goes to OpenAI's hosted API only; engram's key goes where it is configured.
+  const hosted = (spec: string, keys: Record<string, string>) =>
+    createSettings({ env: keys, cwd }).withFlags({ embedder: spec }).embedder({})?.apiKey;
+  assert.equal(hosted('openai:text-embedding-3-small', { OPENAI_API_KEY: 'k-openai' }), 'k-openai');
+  assert.equal(hosted('openai:m@https://api.openai.com/v1', { OPENAI_API_KEY: 'k-openai' }), 'k-openai');
+  assert.equal(hosted('openai:m@http://127.0.0.1:8080/v1', { OPENAI_API_KEY: 'k-openai' }), undefined);
+  assert.equal(hosted('openai:m@https://llm.example.net/v1', { OPENAI_API_KEY: 'k-openai' }), undefined);
+  assert.equal(hosted('openai:m@https://llm.example.net/v1', { ENGRAM_EMBED_API_KEY: 'k-engram' }), 'k-engram');
 });
 
 test('the config\'s embedder: null is none; a value of another type fails only when it is the one used', () => {

@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { EngramError } from '../errors.js';
 import { SECRECY_TIERS, type Secrecy, TOKENIZER_NAMES, type TokenizerName } from '../types.js';
+import { isHostedOpenAi, OPENAI_URL, splitModelUrl } from '../util/model-url.js';
 import { CONFIG_FILE, discoverStore, STORE_DIR, type StoreLocation } from './discover-store.js';
 import { type FtsTokenizerPreset, ftsTokenizerFromEnv, localeFtsTokenizer } from './fts-tokenizer.js';
 import type { AutoConsolidateSettings, ProjectConfig } from './project-config.js';
@@ -31,7 +32,7 @@ export interface GlobalSettingsFlags {
 /** The embedder of a run: its spelling (checked when opened) and the key of an OpenAI-compatible server. */
 export interface EmbedderSetting {
   spec: string;
-  /** `ENGRAM_EMBED_API_KEY` > `OPENAI_API_KEY`; never shown, logged or stored. */
+  /** `ENGRAM_EMBED_API_KEY` > `OPENAI_API_KEY` (OpenAI's hosted API only); never shown, logged or stored. */
   apiKey: string | undefined;
 }
 
@@ -151,6 +152,13 @@ export interface Settings {
   withFlags(flags: GlobalSettingsFlags): Settings;
 }
 
+/** True for an `openai:` embedder on OpenAI's hosted API (no `@URL`, or an https one of openai.com). */
+function hostedOpenAiSpec(spec: string): boolean {
+  if (!spec.toLowerCase().startsWith('openai:')) return false;
+  const parsed = splitModelUrl(spec.slice('openai:'.length), OPENAI_URL);
+  return typeof parsed !== 'string' && isHostedOpenAi(parsed.url);
+}
+
 /** `ENGRAM_SECRECY`, checked: undefined when unset, PARAM_ERROR when not a tier. */
 function secrecyFromEnv(value: string | undefined): Secrecy | undefined {
   if (value === undefined || value === '') return undefined;
@@ -251,7 +259,9 @@ export function createSettings(sources: SettingsSources): Settings {
       const spec = [flags.embedder, env.ENGRAM_EMBEDDER].find((v) => v !== undefined && v !== '')
         ?? configEmbedder(config);
       if (spec === undefined || spec.trim().toLowerCase() === 'none') return undefined;
-      const apiKey = env.ENGRAM_EMBED_API_KEY || env.OPENAI_API_KEY || undefined;
+      // OPENAI_API_KEY is OpenAI's: sent only to its hosted API, never to another `openai:` server.
+      const openAiKey = hostedOpenAiSpec(spec.trim()) ? env.OPENAI_API_KEY : undefined;
+      const apiKey = env.ENGRAM_EMBED_API_KEY || openAiKey || undefined;
       return { spec: anchorModelPath(spec.trim(), cwd), apiKey };
     },
     tokenizer: (config: ProjectConfig) =>

@@ -4,6 +4,7 @@
  */
 import { EngramError } from '../errors.js';
 import { displayUrl } from '../util/http-failure.js';
+import { isHostedOpenAi } from '../util/model-url.js';
 import { ollamaChat, openAiChat } from './chat-protocols.js';
 import { type HttpChatOptions, createHttpChatProvider } from './http-chat.js';
 import type { LlmMode, LlmProvider } from './provider.js';
@@ -52,7 +53,7 @@ function apiKeyFor(model: string, url: string, env: LlmProviderOptions['env']): 
     }
     return own;
   }
-  return new URL(url).protocol === 'https:' && needsKey(url) ? env.OPENAI_API_KEY || undefined : undefined;
+  return isHostedOpenAi(url) ? env.OPENAI_API_KEY || undefined : undefined;
 }
 
 /**

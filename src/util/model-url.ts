@@ -36,3 +36,11 @@ export function isHttpUrl(url: string): boolean {
   const protocol = URL.canParse(url) ? new URL(url).protocol : '';
   return protocol === 'http:' || protocol === 'https:';
 }
+
+/** True for the hosted OpenAI API over https: the only server the `OPENAI_API_KEY` fallback is sent to. */
+export function isHostedOpenAi(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const { protocol, hostname } = new URL(url);
+  const host = hostname.toLowerCase();
+  return protocol === 'https:' && (host === 'openai.com' || host.endsWith('.openai.com'));
+}
