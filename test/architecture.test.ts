@@ -246,6 +246,14 @@ test('the bundle keeps it: --help and --version load one small chunk, each comma
   const list = Object.keys(meta.outputs).find((k) => 'src/cli/commands/list.ts' in (meta.outputs[k]?.inputs ?? {})) as string;
   const listLoads = staticClosure(meta, list);
   assert.ok(!listLoads.has(search[0] as string) && !listLoads.has(mcp[0] as string), 'list loads neither search nor the MCP shell');
+  // An agent's session hook starts without the command-line parser (src/cli/hook-fast.ts).
+  const hookLine = holding('src/cli/hook-fast.ts');
+  assert.equal(hookLine.length, 1, 'one chunk holds the hook line');
+  for (const chunk of staticClosure(meta, hookLine[0] as string)) {
+    for (const input of Object.keys(meta.outputs[chunk]?.inputs ?? {})) {
+      assert.ok(!input.includes('node_modules/commander/') && !input.includes('src/cli/run-cli.ts'), `the hook line loads ${input}`);
+    }
+  }
 });
 
 test('VERSION matches package.json', async () => {

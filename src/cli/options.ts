@@ -113,7 +113,4 @@ export function secrecyOption(): Option {
   );
 }
 
-/** Appends an example block to a command's --help. */
-export function exampleText(...lines: string[]): string {
-  return `\nExample${lines.length > 1 ? 's' : ''}:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
-}
+export { exampleText } from './example-text.js';

@@ -16,7 +16,7 @@ import type { Command } from 'commander';
 import { TRANSCRIPT_FORMATS } from '../../capture/transcript.js';
 import { HOOK_EVENTS, type HookEvent } from '../../setup/hook-events.js';
 import type { CliContext, CommandOutput } from '../context.js';
-import { exampleText } from '../options.js';
+import { exampleText } from '../example-text.js';
 import { readStdinBytes } from '../read-input.js';
 import type { Runner } from '../runner.js';
 
