@@ -13,7 +13,7 @@ import { EngramError } from '../../errors.js';
 import { engramWeight } from '../../forgetting/curve.js';
 import { LINK_TYPES, type LinkType, TIER_ALIASES, type Tier } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceLink, SourceRecord, Unmapped } from '../source.js';
-import { isObject, requirePath, shownField, toStringList, toTimestamp } from '../source-values.js';
+import { isObject, requirePath, shownField, timestampProblem, toStringList, toTimestamp } from '../source-values.js';
 
 /** mem-context relation names that are engram link types under another name; the rest are `related`. */
 const RELATION_ALIASES: Readonly<Record<string, LinkType>> = {
@@ -104,7 +104,7 @@ export function memContextRecord(json: Record<string, unknown>, where: string, l
   for (const [from, to] of [['created_at', 'created_at'], ['updated_at', 'updated_at'], ['last_accessed', 'last_used_at']] as const) {
     const at = toTimestamp(json[from]);
     if (at !== undefined) record[to] = at;
-    else if (json[from] !== undefined && json[from] !== null) drop(from, 'not a date-time');
+    else if (json[from] !== undefined && json[from] !== null) drop(from, timestampProblem(json[from]));
   }
   if (typeof json.access_count === 'number' && Number.isInteger(json.access_count) && json.access_count >= 0) {
     record.usage_count = json.access_count;

@@ -21,6 +21,7 @@ import { EngramError } from '../../errors.js';
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
 import { ITEM_TYPES, type ItemType, TIERS, type Tier, type Validation } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceRecord, Unmapped } from '../source.js';
+import { timestampProblem } from '../source-values.js';
 import {
   embeddingReader, loadCorpus, loadCorpusLabels, loadLinks, palaceReader, revisionReader,
 } from './memctl-tables.js';
@@ -130,8 +131,10 @@ function dateFields(row: ForeignRow, record: SourceRecord, notes: Unmapped[]): v
   for (const column of ['created_at', 'updated_at', 'expires_at', 'last_used_at'] as const) {
     const value = row[column];
     if (value === undefined || value === null || value === '') continue;
-    const date = toRfc3339(value);
-    if (date === undefined) notes.push({ where: record.sourceId, field: column, reason: `not a date: ${String(value).slice(0, 40)}` });
+    const options = { future: column === 'expires_at' };
+    const date = toRfc3339(value, options);
+    const reason = `${timestampProblem(typeof value === 'bigint' ? Number(value) : value, options)}; engram's default applies`;
+    if (date === undefined) notes.push({ where: record.sourceId, field: column, reason });
     else record[column] = date;
   }
 }
@@ -187,7 +190,7 @@ function recordOf(row: ForeignRow, ctx: Context): { record?: SourceRecord; notes
   dateFields(row, record, notes);
   usageFields(row, record);
   provenanceOf(row, ctx, record, provenance, notes);
-  const revisions = ctx.revisions?.(id, { content, title: record.title }, notes);
+  const revisions = ctx.revisions?.(id, { content, title: record.title, updated_at: record.updated_at }, notes);
   if (revisions !== undefined && revisions.length > 0) record.revisions = revisions;
   const links = linksOf(id, ctx.links.get(id) ?? [], ctx.absent, notes);
   if (links.length > 0) record.links = links;

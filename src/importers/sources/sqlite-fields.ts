@@ -5,19 +5,20 @@
  */
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
 import type { Unmapped } from '../source.js';
-import { toTimestamp } from '../source-values.js';
+import { type TimestampOptions, toTimestamp } from '../source-values.js';
 
 /**
  * A timestamp as the source stored it, in engram's canonical RFC 3339 form (UTC, milliseconds):
  * what {@link toTimestamp} reads (epoch seconds or milliseconds, RFC 3339, naive ISO as UTC, SQLite's
- * `datetime('now')`), and SQLite integers read as bigints. Undefined when it is none of these.
+ * `datetime('now')`), and SQLite integers read as bigints. Undefined when it is none of these, or
+ * a date {@link toTimestamp} refuses (in the future unless `options.future`, before 1970).
  *
  * @example
  * toRfc3339(1767225600.5); // '2026-01-01T00:00:00.500Z'
  * toRfc3339('2026-01-01 10:00:00'); // '2026-01-01T10:00:00.000Z'
  */
-export function toRfc3339(value: unknown): string | undefined {
-  return toTimestamp(typeof value === 'bigint' ? Number(value) : value);
+export function toRfc3339(value: unknown, options: TimestampOptions = {}): string | undefined {
+  return toTimestamp(typeof value === 'bigint' ? Number(value) : value, options);
 }
 
 /** Parses a JSON column; undefined when it is empty or not JSON. */
