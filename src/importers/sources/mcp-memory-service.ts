@@ -19,7 +19,7 @@ import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
 import type { ItemType, Tier } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceRecord, Unmapped } from '../source.js';
 import { timestampProblem } from '../source-values.js';
-import { float32Of, extraColumns, listOf, missingColumns, numberOf, parseJson, plain, text, toRfc3339, unreadTables } from './sqlite-fields.js';
+import { contentOf, contentProblem, float32Of, extraColumns, listOf, missingColumns, numberOf, parseJson, plain, text, toRfc3339, unreadTables } from './sqlite-fields.js';
 import { linksOf } from './sqlite-links.js';
 
 /**
@@ -230,10 +230,12 @@ function* entries(db: ForeignDatabase): Generator<SourceEntry> {
       continue;
     }
     delete row.engram_deleted;
-    if (typeof row.content !== 'string' || row.content.trim() === '') {
-      yield { unmapped: { where, reason: 'empty content' } };
+    const content = contentOf(row.content);
+    if (content === undefined || content.trim() === '') {
+      yield { unmapped: { where, reason: contentProblem(row.content) } };
       continue;
     }
+    row.content = content;
     const { record, notes } = recordOf(row, vectorOf);
     const links = linksOf(record.sourceId, graph.get(record.sourceId) ?? [], absent, notes);
     if (links.length > 0) record.links = links;

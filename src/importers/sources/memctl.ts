@@ -27,7 +27,8 @@ import {
 } from './memctl-tables.js';
 import { linksOf } from './sqlite-links.js';
 import {
-  extraColumns, listOf, missingColumns, numberOf, parseJson, plain, text, toRfc3339, unreadTables,
+  contentOf, contentProblem, extraColumns, listOf, missingColumns, numberOf, parseJson, plain, text, toRfc3339,
+  unreadTables,
 } from './sqlite-fields.js';
 
 /** memctl's own fallbacks for types outside its eight (memctl/types.py). */
@@ -50,9 +51,13 @@ const READ = [
   'memory_palace_locations', 'schema_meta', 'memory_events', 'memory_mounts',
 ];
 
+/** engram's own `memory_items` (secrecy and layer, no provenance_json); another extra column is kept. */
+const isEngramStore = (columns: readonly string[]) =>
+  columns.includes('secrecy') && columns.includes('layer') && !columns.includes('provenance_json');
+
 function notMemctl(db: ForeignDatabase): EngramError {
   const columns = db.columns('memory_items');
-  if (columns.includes('secrecy') && columns.includes('layer') && !columns.includes('provenance_json')) {
+  if (isEngramStore(columns)) {
     return new EngramError('PARAM_ERROR', `${db.path} is an engram store, not a memctl / RAGIX one`, {
       hint: 'Copy items between engram stores with an export and an import of its lines.',
       details: { path: db.path },
@@ -178,8 +183,8 @@ function provenanceOf(
 function recordOf(row: ForeignRow, ctx: Context): { record?: SourceRecord; notes: Unmapped[] } {
   const id = text(row.id) ?? String(plain(row.id));
   const notes: Unmapped[] = [];
-  const content = typeof row.content === 'string' ? row.content : '';
-  if (content.trim() === '') return { notes: [{ where: id, reason: 'empty content' }] };
+  const content = contentOf(row.content) ?? '';
+  if (content.trim() === '') return { notes: [{ where: id, reason: contentProblem(row.content) }] };
   const record: SourceRecord = { sourceId: id, content };
   const provenance: Record<string, unknown> = {};
   setIf(record, 'title', text(row.title));
@@ -217,7 +222,7 @@ function schemaNotes(db: ForeignDatabase, columns: readonly string[]): Unmapped[
 
 function* entries(db: ForeignDatabase): Generator<SourceEntry> {
   const columns = db.columns('memory_items');
-  if (!columns.includes('id') || !columns.includes('content') || columns.includes('secrecy')) throw notMemctl(db);
+  if (!columns.includes('id') || !columns.includes('content') || isEngramStore(columns)) throw notMemctl(db);
   for (const unmapped of schemaNotes(db, columns)) yield { unmapped };
   const ids = new Set<string>();
   for (const row of db.prepare('SELECT id FROM memory_items').iterate()) {

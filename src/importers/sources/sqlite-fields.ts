@@ -38,6 +38,21 @@ export function text(value: unknown): string | undefined {
   return trimmed === '' ? undefined : trimmed;
 }
 
+/**
+ * A content column as text: text as it is, a number (SQLite's type affinity turns `42` into an
+ * integer) as its decimal form; undefined for a BLOB or NULL, which the reader reports.
+ */
+export function contentOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value))) return String(value);
+  return undefined;
+}
+
+/** Why a row's content is not imported: a BLOB, or nothing but whitespace. */
+export function contentProblem(value: unknown): string {
+  return Buffer.isBuffer(value) ? 'content is binary (a BLOB), not text' : 'empty content';
+}
+
 /** A finite number from a number, bigint or numeric string, or undefined. */
 export function numberOf(value: unknown): number | undefined {
   if (typeof value === 'bigint') return Number(value);
