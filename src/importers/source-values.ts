@@ -106,14 +106,64 @@ export function droppedDates(
     .map((name) => ({ unmapped: { where, field: name, reason: `${timestampProblem(fields[name])}; the default date applies` } }));
 }
 
-/** A list of strings from an array, a JSON array in a string, or comma-separated text; undefined otherwise. */
+// eslint-disable-next-line no-control-regex -- control characters are what is looked for
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Tags as engram keeps them: each value cut at commas (`"a,b"` is two tags, as `--tags a,b` is and
+ * as mcp-memory-service writes them), trimmed, empty ones dropped, each once; a tag holding a newline
+ * or another control character is refused (`refused`, for not_mapped), the others kept.
+ *
+ * @example
+ * splitTags(['a,b', ' c ', 'x\ny']); // { tags: ['a', 'b', 'c'], refused: ['x\ny'] }
+ */
+export function splitTags(values: readonly string[]): { tags: string[]; refused: string[] } {
+  const tags = new Set<string>();
+  const refused: string[] = [];
+  for (const value of values) {
+    for (const piece of value.split(',')) {
+      const tag = piece.trim();
+      if (tag === '') continue;
+      if (CONTROL.test(tag)) refused.push(tag);
+      else tags.add(tag);
+    }
+  }
+  return { tags: [...tags], refused };
+}
+
+/** A refused tag as a not_mapped reason shows it: escaped, cut to 40 characters. */
+export function refusedTag(tag: string): string {
+  return `tag ${JSON.stringify(tag).slice(0, 40)} holds a newline or a control character; left out`;
+}
+
+/**
+ * A tag list from an array, a JSON array in a string, or comma-separated text, through
+ * {@link splitTags}; undefined when it is none of these.
+ */
+export function toTagList(value: unknown): { tags: string[]; refused: string[] } | undefined {
+  const list = stringList(value);
+  return list === undefined ? undefined : splitTags(list);
+}
+
+/**
+ * A list of strings from an array, a JSON array in a string, or comma-separated text; undefined
+ * otherwise, and undefined too when a value holds a newline or control character (a tag list the
+ * reader then reports) — see {@link toTagList} to keep the other tags.
+ */
 export function toStringList(value: unknown): string[] | undefined {
+  const list = stringList(value);
+  if (list === undefined) return undefined;
+  const { tags, refused } = splitTags(list);
+  return refused.length > 0 ? undefined : tags;
+}
+
+function stringList(value: unknown): string[] | undefined {
   if (Array.isArray(value)) return value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   if (text.startsWith('[')) {
     try {
-      return toStringList(JSON.parse(text));
+      return stringList(JSON.parse(text));
     } catch {
       return undefined;
     }

@@ -18,7 +18,7 @@ import { EngramError } from '../../errors.js';
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
 import type { ItemType, Tier } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceRecord, Unmapped } from '../source.js';
-import { timestampProblem } from '../source-values.js';
+import { refusedTag, timestampProblem } from '../source-values.js';
 import { contentOf, contentProblem, float32Of, extraColumns, listOf, missingColumns, numberOf, parseJson, plain, text, toRfc3339, unreadTables } from './sqlite-fields.js';
 import { linksOf } from './sqlite-links.js';
 
@@ -171,8 +171,9 @@ function recordOf(row: ForeignRow, vectorOf: VectorOf): { record: SourceRecord; 
   const provenance: Record<string, unknown> = {};
   if (row.id !== undefined && row.id !== null) provenance.id = plain(row.id);
   if ('tags' in row) {
-    const { values, ok } = listOf(row.tags);
+    const { values, ok, refused } = listOf(row.tags, { tags: true });
     if (!ok) notes.push({ where: sourceId, field: 'tags', reason: `neither comma-separated text nor a JSON array: ${String(row.tags).slice(0, 60)}` });
+    for (const tag of refused) notes.push({ where: sourceId, field: 'tags', reason: refusedTag(tag) });
     record.tags = values;
   }
   typeFields(row, record, provenance, notes);

@@ -21,7 +21,7 @@ import { EngramError } from '../../errors.js';
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
 import { ITEM_TYPES, type ItemType, TIERS, type Tier, type Validation } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceRecord, Unmapped } from '../source.js';
-import { timestampProblem } from '../source-values.js';
+import { refusedTag, timestampProblem } from '../source-values.js';
 import {
   embeddingReader, loadCorpus, loadCorpusLabels, loadLinks, palaceReader, revisionReader,
 } from './memctl-tables.js';
@@ -88,8 +88,9 @@ function setIf<K extends keyof SourceRecord>(record: SourceRecord, key: K, value
 
 function listField(row: ForeignRow, column: string, id: string, notes: Unmapped[]): string[] | undefined {
   if (!(column in row)) return undefined;
-  const { values, ok } = listOf(row[column]);
+  const { values, ok, refused } = listOf(row[column], { tags: column === 'tags' });
   if (!ok) notes.push({ where: id, field: column, reason: `not a JSON array of strings: ${String(row[column]).slice(0, 60)}` });
+  for (const tag of refused) notes.push({ where: id, field: column, reason: refusedTag(tag) });
   return values;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
 import type { Unmapped } from '../source.js';
-import { type TimestampOptions, toTimestamp } from '../source-values.js';
+import { splitTags, type TimestampOptions, toTimestamp } from '../source-values.js';
 
 /**
  * A timestamp as the source stored it, in engram's canonical RFC 3339 form (UTC, milliseconds):
@@ -73,9 +73,18 @@ export function distinct(values: Iterable<unknown>): string[] {
 
 /**
  * A list column: a JSON array of strings, or comma-separated text (`a,b, c`). `ok` is false when
- * the column holds something else (a JSON object, a number), which the reader reports.
+ * the column holds something else (a JSON object, a number), which the reader reports. A tag
+ * column (`tags`) goes through {@link splitTags}: `"a,b"` in a JSON array is two tags, and a tag
+ * holding a newline or control character is in `refused`, for the reader to report.
  */
-export function listOf(value: unknown): { values: string[]; ok: boolean } {
+export function listOf(value: unknown, { tags = false } = {}): { values: string[]; ok: boolean; refused: string[] } {
+  const read = rawList(value);
+  if (!tags) return { ...read, refused: [] };
+  const split = splitTags(read.values);
+  return { values: split.tags, ok: read.ok, refused: split.refused };
+}
+
+function rawList(value: unknown): { values: string[]; ok: boolean } {
   if (value === null || value === undefined) return { values: [], ok: true };
   if (typeof value !== 'string') return { values: [], ok: false };
   const trimmed = value.trim();
