@@ -393,6 +393,9 @@ test('ingest --tags and push --source --tags on an already ingested file add the
   assert.match(more.stderr, /1 retagged/);
   assert.match(cli(['recall', 'deploy rollback', '--tags', 'release'], { cwd: dir }).stdout, /tags=[^\]]*ops[^\]]*release|tags=[^\]]*release[^\]]*ops/);
   // Plain ingest --tags: the same file, a new tag → retagged, a new version; the tags it has → unchanged.
+  const dry = cli(['ingest', 'deploy.md', '--tags', 'runbook', '--dry-run'], { cwd: dir });
+  assert.equal((dry.json?.files as { status: string }[])[0]?.status, 'retagged', 'a dry run says it too');
+  assert.equal(cli(['list', '--tags', 'runbook'], { cwd: dir }).json?.total, 0, 'and writes nothing');
   const ingested = cli(['ingest', 'deploy.md', '--tags', 'runbook'], { cwd: dir });
   const file = (ingested.json?.files as { status: string; note?: string }[])[0];
   assert.equal(file?.status, 'retagged');

@@ -119,6 +119,8 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     symlinks_outside: entries.flatMap((e) => (e.kind === 'problem' && e.skip === 'symlink-outside' ? [redactSecrets(e.display)] : [])),
   };
   const target: CorpusTarget = { store, writer, corpus, scope };
+  const { actor, now, admit } = context;
+  const retagging = { tags: settings.tags ?? [], actor, now, admit, dryRun: settings.dryRun };
   const batch = createWriteBatch(target);
   const progress = { files_done: 0, files_total: entries.length, bytes: 0, chunks: 0, current: '' };
 
@@ -197,8 +199,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       file.status = 'unchanged';
       file.chunks = previous.item_ids.length;
       if (settings.injectable && !settings.dryRun) await makeInjectable(target, previous.item_ids, file, context.now);
-      const retagging = { tags: settings.tags ?? [], actor: context.actor, now: context.now, admit: context.admit };
-      if (!settings.dryRun && await retag(target, previous.item_ids, file, retagging) > 0) file.status = 'retagged';
+      if (await retag(target, previous.item_ids, file, retagging) > 0) file.status = 'retagged';
       return;
     }
     const extracted = await extract(family, detected?.ext ?? '', bytes);
@@ -258,6 +259,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       // A partial file met again: the same chunks are stored and the same ones refused.
       file.status = status;
       if (settings.injectable) await makeInjectable(target, previous.item_ids, file, context.now);
+      await retag(target, previous.item_ids, file, retagging); // said in the note; the file stays partial
       return;
     }
     await writer.prepare(...planned.map((p) => p.item));

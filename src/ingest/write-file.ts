@@ -140,6 +140,8 @@ export interface Retag {
   actor: string | null;
   now: () => string;
   admit?: Parameters<typeof admitWrite>[2];
+  /** Count the chunks that would be retagged, write nothing. */
+  dryRun?: boolean;
 }
 
 /**
@@ -151,7 +153,7 @@ export async function retag(
   { store, writer }: WriteAccess,
   ids: readonly string[],
   file: FileReport,
-  { tags, actor, now, admit }: Retag,
+  { tags, actor, now, admit, dryRun }: Retag,
 ): Promise<number> {
   const wanted = [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))];
   if (wanted.length === 0) return 0;
@@ -170,7 +172,7 @@ export async function retag(
       return 0;
     }
   }
-  if (changes.length === 0) return 0;
+  if (changes.length === 0 || dryRun === true) return changes.length;
   await writer.prepare(...changes);
   await store.transaction(async () => {
     for (const item of changes) await writer.update(item, 'update', { reason: `tagged ${wanted.join(',')} by ingest --tags` });
