@@ -5,7 +5,8 @@
  * read, and the copy is removed afterwards, on error too.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -13,7 +14,7 @@ import Database from 'better-sqlite3';
 import { isEngramError } from '../src/errors.js';
 import type { SourceRecord } from '../src/importers/source.js';
 import { memctlSource } from '../src/importers/sources/memctl.js';
-import { tempDir } from './helpers.js';
+import { CLI, tempDir } from './helpers.js';
 
 const TIMEOUT = { timeout: 60_000 };
 
@@ -90,4 +91,37 @@ test('foreign database: the private copy is removed when the file is not a datab
   await assert.rejects(records(dir), (error: unknown) => isEngramError(error) && /it is a folder/.test(error.message));
   assert.deepEqual(copies(), before);
   assert.deepEqual(readdirSync(dir), ['notes.db']);
+});
+
+// chmod does not stop root: the read-only folder is tried as an unprivileged user, when there is a way to be one.
+const asNobody = process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
+
+test('foreign database: a WAL-mode source in a read-only folder is imported by a user who cannot write there', { ...TIMEOUT, skip: !asNobody }, (t) => {
+  const dir = tempDir(t);
+  chmodSync(dir, 0o755);
+  const live = join(dir, 'live.db');
+  const writer = new Database(live);
+  writer.pragma('journal_mode = WAL');
+  writer.pragma('wal_autocheckpoint = 0');
+  writer.exec(SCHEMA);
+  writer.prepare('INSERT INTO memory_items VALUES (?, ?, ?, ?)').run('MEM-1', 'Only in the WAL.', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
+  const source = join(dir, 'source');
+  mkdirSync(source);
+  copyFileSync(live, join(source, 'memory.db'));
+  copyFileSync(`${live}-wal`, join(source, 'memory.db-wal'));
+  writer.close();
+  chmodSync(join(source, 'memory.db'), 0o444);
+  chmodSync(join(source, 'memory.db-wal'), 0o444);
+  chmodSync(source, 0o555);
+  const out = join(dir, 'out');
+  mkdirSync(out);
+  chmodSync(out, 0o777);
+  const before = snapshot(source);
+  const run = spawnSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI,
+    'import', '--from', 'memctl', join(source, 'memory.db'), '--db', join(out, 'e.db'), '--json'], {
+    encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: out, ENGRAM_NO_UPDATE_CHECK: '1' },
+  });
+  const report = JSON.parse(run.stdout) as { created: number };
+  assert.equal(report.created, 1, run.stderr);
+  assert.deepEqual(snapshot(source), before, 'nothing written next to the source');
 });
