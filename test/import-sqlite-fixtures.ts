@@ -215,7 +215,9 @@ export function makeMemctlDb(dir: string, options: FixtureOptions = {}): { path:
       const snapshots = [...item.drafts, item.content];
       snapshots.forEach((content, k) => {
         const snapshot = item.badRevision && k === 0 ? '{not json' : JSON.stringify({ id: item.id, title: item.title, content, updated_at: item.updated_at });
-        revision.run(`REV-${n}-${k}`, item.id, k + 1, snapshot, pythonIso(BASE_EPOCH + n * 3600 + k * 60), k === 0 ? 'create' : 'update');
+        // Each version dated between the item's creation and its last update (the current version).
+        const step = snapshots.length > 1 ? Math.floor((k * 60 * (n % 50)) / (snapshots.length - 1)) : 0;
+        revision.run(`REV-${n}-${k}`, item.id, k + 1, snapshot, pythonIso(BASE_EPOCH + n * 3600 + step), k === 0 ? 'create' : 'update');
       });
       for (const l of item.links) link.run(item.id, l.to, l.rel, item.updated_at);
       if (item.vector !== undefined) {

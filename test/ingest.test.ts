@@ -378,3 +378,34 @@ test('pull CLI: report on stdout, warnings on stderr, EMPTY_INPUT on empty stdin
   assert.equal(refused.error?.error, 'POLICY_REJECTED');
   assert.match(String(refused.error?.message), /^Nothing pulled/);
 });
+
+test('ingest --tags and push --source --tags on an already ingested file add the tags its chunks lack', (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'deploy.md'), '# Deploys\n\nA deploy rollback takes the previous release from the registry.\n');
+  assert.equal(cli(['init', dir]).code, 0);
+  assert.equal(cli(['ingest', 'deploy.md'], { cwd: dir }).code, 0);
+  const pushed = cli(['push', 'deploy rollback', '--source', 'deploy.md', '--tags', 'ops'], { cwd: dir });
+  assert.equal(pushed.code, 0, pushed.stderr);
+  assert.match(pushed.stderr, /1 retagged/);
+  assert.equal(cli(['list', '--tags', 'ops'], { cwd: dir }).json?.total, 1);
+  assert.match(cli(['recall', 'deploy rollback', '--tags', 'ops'], { cwd: dir }).stdout, /previous release/);
+  const more = cli(['push', 'deploy rollback', '--source', 'deploy.md', '--tags', 'ops,release'], { cwd: dir });
+  assert.match(more.stderr, /1 retagged/);
+  assert.match(cli(['recall', 'deploy rollback', '--tags', 'release'], { cwd: dir }).stdout, /tags=[^\]]*ops[^\]]*release|tags=[^\]]*release[^\]]*ops/);
+  // Plain ingest --tags: the same file, a new tag → retagged, a new version; the tags it has → unchanged.
+  const dry = cli(['ingest', 'deploy.md', '--tags', 'runbook', '--dry-run'], { cwd: dir });
+  assert.equal((dry.json?.files as { status: string }[])[0]?.status, 'retagged', 'a dry run says it too');
+  assert.equal(cli(['list', '--tags', 'runbook'], { cwd: dir }).json?.total, 0, 'and writes nothing');
+  const ingested = cli(['ingest', 'deploy.md', '--tags', 'runbook'], { cwd: dir });
+  const file = (ingested.json?.files as { status: string; note?: string }[])[0];
+  assert.equal(file?.status, 'retagged');
+  assert.match(file?.note ?? '', /1 chunk tagged runbook/);
+  assert.equal((ingested.json?.totals as Record<string, number>).retagged, 1);
+  const id = (cli(['list', '--tags', 'runbook'], { cwd: dir }).json?.items as { id: string }[])[0]?.id ?? '';
+  const item = (cli(['get', id], { cwd: dir }).json as { item: { tags: string[]; version: number } }).item;
+  assert.deepEqual([...item.tags].sort(), ['ops', 'release', 'runbook']);
+  assert.equal(item.version, 5, 'ingest, made injectable, then one version per retagging');
+  const again = cli(['ingest', 'deploy.md', '--tags', 'runbook,ops'], { cwd: dir });
+  assert.equal((again.json?.files as { status: string }[])[0]?.status, 'unchanged');
+  assert.equal(cli(['stats'], { cwd: dir }).json?.total, 1, 'no second chunk');
+});

@@ -3,7 +3,8 @@
  * writes — its new chunks, the archiving of its old ones (linked `supersedes`) and its SHA-256
  * record — are all or nothing (a savepoint of a batch's transaction, write-batch.ts), so an
  * interrupted run never leaves a half-ingested file recorded as done, and the next run picks it
- * up. An unchanged file (same SHA-256) writes nothing.
+ * up. An unchanged file (same SHA-256) writes nothing, except the `--tags` its chunks lack (status
+ * `retagged`: they get them as a new version, through the policy).
  *
  * A chunk the policy refuses is cut into pieces at sections, paragraphs and lines (split-refused.ts)
  * and only the refused pieces are left out and reported (number, line range, rule ids — never
@@ -33,7 +34,7 @@ import type { FileReport, FileStatus, IngestProgress, IngestReport } from './rep
 import { resolveSources, type SourceEntry } from './sources.js';
 import { slug, titles, typeFromPath } from './titles.js';
 import { createWriteBatch, failureReason, type FileWrite } from './write-batch.js';
-import { adopt, type CorpusTarget, makeInjectable, sameChunks } from './write-file.js';
+import { adopt, type CorpusTarget, makeInjectable, retag, sameChunks } from './write-file.js';
 
 export type { FileReport, FileStatus, IngestProgress, IngestReport, RefusedChunk } from './report.js';
 
@@ -111,10 +112,15 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     dry_run: settings.dryRun === true,
     chunk_chars: chunkChars,
     files: [],
-    totals: { files: 0, ingested: 0, unchanged: 0, partial: 0, removed: 0, skipped: 0, failed: 0, chunks: 0, bytes: 0 },
+    totals: {
+      files: 0, ingested: 0, unchanged: 0, retagged: 0, partial: 0, removed: 0, skipped: 0, failed: 0,
+      chunks: 0, bytes: 0,
+    },
     symlinks_outside: entries.flatMap((e) => (e.kind === 'problem' && e.skip === 'symlink-outside' ? [redactSecrets(e.display)] : [])),
   };
   const target: CorpusTarget = { store, writer, corpus, scope };
+  const { actor, now, admit } = context;
+  const retagging = { tags: settings.tags ?? [], actor, now, admit, dryRun: settings.dryRun };
   const batch = createWriteBatch(target);
   const progress = { files_done: 0, files_total: entries.length, bytes: 0, chunks: 0, current: '' };
 
@@ -193,6 +199,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       file.status = 'unchanged';
       file.chunks = previous.item_ids.length;
       if (settings.injectable && !settings.dryRun) await makeInjectable(target, previous.item_ids, file, context.now);
+      if (await retag(target, previous.item_ids, file, retagging) > 0) file.status = 'retagged';
       return;
     }
     const extracted = await extract(family, detected?.ext ?? '', bytes);
@@ -252,6 +259,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       // A partial file met again: the same chunks are stored and the same ones refused.
       file.status = status;
       if (settings.injectable) await makeInjectable(target, previous.item_ids, file, context.now);
+      await retag(target, previous.item_ids, file, retagging); // said in the note; the file stays partial
       return;
     }
     await writer.prepare(...planned.map((p) => p.item));

@@ -10,9 +10,10 @@ export interface IngestProgress {
 
 /**
  * `partial`: some chunks stored, some refused by the policy; `removed`: the file is gone from the
- * re-ingested directory and its chunks were archived.
+ * re-ingested directory and its chunks were archived; `retagged`: the file is unchanged but its
+ * chunks lacked some of the `--tags`, which they now carry (a new version of each).
  */
-export type FileStatus = 'ingested' | 'unchanged' | 'partial' | 'removed' | 'skipped' | 'failed';
+export type FileStatus = 'ingested' | 'unchanged' | 'retagged' | 'partial' | 'removed' | 'skipped' | 'failed';
 
 /** A chunk the policy refused: where it is and which rules refused it; its text is kept nowhere. */
 export interface RefusedChunk {

@@ -2,8 +2,10 @@
  * The writes of one ingested file, each in its caller's transaction: its new chunks (an identical
  * chunk already stored in the scope is reused), the archiving of its old ones (linked `supersedes`
  * from the new chunks covering their lines) and its SHA-256 record; and the smaller changes an
- * unchanged file can still bring (its root, chunks made injectable).
+ * unchanged file can still bring (its root, chunks made injectable, tags its chunks lack).
  */
+import { isEngramError } from '../errors.js';
+import { admitWrite, rejectedRules } from '../items/admission.js';
 import { nextVersion } from '../items/build-item.js';
 import type { WriteAccess } from '../items/writer.js';
 import type { CorpusFile } from '../store/store.js';
@@ -130,4 +132,53 @@ export async function makeInjectable(
     return count;
   });
   if (changed > 0) file.note = `${changed} chunk${changed === 1 ? '' : 's'} made injectable`;
+}
+
+/** What retagging an unchanged file's chunks needs besides the store: the tags, the actor, the clock. */
+export interface Retag {
+  tags: readonly string[];
+  actor: string | null;
+  now: () => string;
+  admit?: Parameters<typeof admitWrite>[2];
+  /** Count the chunks that would be retagged, write nothing. */
+  dryRun?: boolean;
+}
+
+/**
+ * `ingest --tags` (and `push --source --tags`) on an unchanged file: its live chunks that lack one
+ * of the tags get them, as a new version admitted by the policy like any write. Returns how many
+ * chunks were retagged; a refused tag leaves the chunks as they were and says so in `file.reason`.
+ */
+export async function retag(
+  { store, writer }: WriteAccess,
+  ids: readonly string[],
+  file: FileReport,
+  { tags, actor, now, admit, dryRun }: Retag,
+): Promise<number> {
+  const wanted = [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))];
+  if (wanted.length === 0) return 0;
+  const at = now();
+  const changes: MemoryItem[] = [];
+  for (const id of new Set(ids)) {
+    const item = await store.items.get(id);
+    if (item === undefined || item.archived || wanted.every((t) => item.tags.includes(t))) continue;
+    const tagged = [...item.tags, ...wanted.filter((t) => !item.tags.includes(t))];
+    const next = nextVersion(item, { ...item, tags: tagged }, at);
+    try {
+      changes.push(admitWrite(next, { operation: 'ingest', actor, now: at }, admit).item);
+    } catch (error) {
+      if (!isEngramError(error)) throw error;
+      file.reason = `tags not added (${(rejectedRules(error) ?? [error.code]).join(', ')})`;
+      return 0;
+    }
+  }
+  if (changes.length === 0 || dryRun === true) return changes.length;
+  await writer.prepare(...changes);
+  await store.transaction(async () => {
+    for (const item of changes) await writer.update(item, 'update', { reason: `tagged ${wanted.join(',')} by ingest --tags` });
+  });
+  file.note = [file.note, `${changes.length} chunk${changes.length === 1 ? '' : 's'} tagged ${wanted.join(',')}`]
+    .filter((x) => x !== undefined)
+    .join('; ');
+  return changes.length;
 }

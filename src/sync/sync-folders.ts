@@ -37,7 +37,10 @@ export interface SyncOptions {
 }
 
 function emptyTotals(): IngestReport['totals'] {
-  return { files: 0, ingested: 0, unchanged: 0, partial: 0, removed: 0, skipped: 0, failed: 0, chunks: 0, bytes: 0 };
+  return {
+    files: 0, ingested: 0, unchanged: 0, retagged: 0, partial: 0, removed: 0, skipped: 0, failed: 0,
+    chunks: 0, bytes: 0,
+  };
 }
 
 function isDirectory(path: string): boolean {

@@ -95,7 +95,7 @@ async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags,
     for (const f of report.files) {
       if (f.status === 'failed' || f.status === 'partial') ctx.warn(`${f.path}: ${f.reason ?? f.status}`);
     }
-    const more = `${t.partial ? `${t.partial} partial, ` : ''}${t.removed ? `${t.removed} removed, ` : ''}`;
+    const more = `${t.retagged ? `${t.retagged} retagged, ` : ''}${t.partial ? `${t.partial} partial, ` : ''}${t.removed ? `${t.removed} removed, ` : ''}`;
     ctx.info(`ingested ${t.ingested} file(s), ${t.unchanged} unchanged, ${more}${t.skipped} skipped, ${t.failed} failed (${t.chunks} chunks)`);
   }
   const engram = await ctx.open();

@@ -35,6 +35,7 @@ function syncLine(folder: SyncReport['folders'][number]): string {
   const t = folder.report.totals;
   const parts = [
     t.ingested ? `${t.ingested} ingested` : '',
+    t.retagged ? `${t.retagged} retagged` : '',
     t.partial ? `${t.partial} partial` : '',
     t.removed ? `${t.removed} removed` : '',
     t.failed ? `${t.failed} failed` : '',
@@ -50,7 +51,8 @@ function incomplete(report: SyncReport): boolean {
 async function watchCommand(ctx: CliContext, names: string[], flags: SyncFlags): Promise<CommandOutput> {
   const engram = await ctx.open({ auto: flags.auto !== false });
   const totals = {
-    files: 0, ingested: 0, unchanged: 0, partial: 0, removed: 0, skipped: 0, failed: 0, chunks: 0, bytes: 0,
+    files: 0, ingested: 0, unchanged: 0, retagged: 0, partial: 0, removed: 0, skipped: 0, failed: 0,
+    chunks: 0, bytes: 0,
   };
   const summary: WatchSummary = { watched: [], runs: 0, totals };
   const stop = new Promise<void>((resolve) => {

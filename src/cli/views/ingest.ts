@@ -23,7 +23,7 @@ function fileLine(f: FileReport, p: Palette): string {
 export function ingestView(d: IngestReport, p: Palette): string {
   const t = d.totals;
   const lines = d.files.map((f) => fileLine(f, p));
-  const more = `${t.partial ? `, ${t.partial} partial` : ''}${t.removed ? `, ${t.removed} removed` : ''}`;
+  const more = `${t.retagged ? `, ${t.retagged} retagged` : ''}${t.partial ? `, ${t.partial} partial` : ''}${t.removed ? `, ${t.removed} removed` : ''}`;
   const summary = `${d.dry_run ? 'dry run: ' : ''}${t.files} files: ${t.ingested} ingested, ${t.unchanged} unchanged${more}, ${t.skipped} skipped, ${t.failed} failed; ${t.chunks} chunks, ${t.bytes} bytes`;
   return [...lines, p.bold(summary)].join('\n');
 }

@@ -12,7 +12,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { ITEM_TYPES, type ItemType, LINK_TYPES, type LinkType } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceLink, SourceRecord } from '../source.js';
-import { requirePath, toStringList, toTimestamp } from '../source-values.js';
+import { droppedDates, requirePath, toStringList, toTimestamp } from '../source-values.js';
 import { noteSemantics } from './basic-memory-note.js';
 import { type FrontMatter, readFrontMatter } from './front-matter.js';
 
@@ -102,7 +102,7 @@ function noteEntries(note: Note, ids: ReadonlyMap<string, string>): SourceEntry[
   const unread = problems.map((p) => ({
     unmapped: { where: note.sourceId, field: `front matter line ${p.line}`, reason: p.reason },
   }));
-  return [{ record }, ...unread];
+  return [{ record }, ...unread, ...droppedDates(note.sourceId, fields, ['created', 'date', 'modified', 'updated'])];
 }
 
 async function* readFolder(path: string): AsyncIterable<SourceEntry> {

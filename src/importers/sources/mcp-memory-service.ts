@@ -18,7 +18,8 @@ import { EngramError } from '../../errors.js';
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
 import type { ItemType, Tier } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceRecord, Unmapped } from '../source.js';
-import { float32Of, extraColumns, listOf, missingColumns, numberOf, parseJson, plain, text, toRfc3339, unreadTables } from './sqlite-fields.js';
+import { refusedTag, timestampProblem } from '../source-values.js';
+import { contentOf, contentProblem, float32Of, extraColumns, listOf, missingColumns, numberOf, parseJson, plain, text, toRfc3339, unreadTables } from './sqlite-fields.js';
 import { linksOf } from './sqlite-links.js';
 
 /**
@@ -130,11 +131,13 @@ function typeFields(row: ForeignRow, record: SourceRecord, provenance: Provenanc
 }
 
 /** Access tracking: `metadata.access_count`, and `last_accessed_at` (a column, or in metadata). */
-function usageFields(row: ForeignRow, metadata: Record<string, unknown>, record: SourceRecord): void {
+function usageFields(row: ForeignRow, metadata: Provenance, record: SourceRecord, notes: Unmapped[]): void {
   const count = numberOf(metadata.access_count);
   if (count !== undefined && Number.isInteger(count) && count >= 0) record.usage_count = count;
-  const last = toRfc3339(row.last_accessed_at) ?? toRfc3339(row.last_accessed) ?? toRfc3339(metadata.last_accessed_at);
+  const values = [row.last_accessed_at, row.last_accessed, metadata.last_accessed_at].filter((v) => v !== undefined && v !== null && v !== '');
+  const last = values.map((v) => toRfc3339(v)).find((v) => v !== undefined);
   if (last !== undefined) record.last_used_at = last;
+  else if (values.length > 0) notes.push({ where: record.sourceId, field: 'last_accessed_at', reason: `${timestampProblem(plain(values[0]))}; left out` });
 }
 
 /** Memory evolution's columns: a confidence, and a superseded version is kept archived. */
@@ -154,7 +157,7 @@ function dateOf(row: ForeignRow, column: string, record: SourceRecord, notes: Un
     const date = toRfc3339(value);
     if (date !== undefined) return date;
   }
-  if (values.length > 0) notes.push({ where: record.sourceId, field: column, reason: `not a date: ${String(values[0]).slice(0, 40)}` });
+  if (values.length > 0) notes.push({ where: record.sourceId, field: column, reason: `${timestampProblem(plain(values[0]))}; engram's default applies` });
   return undefined;
 }
 
@@ -168,14 +171,15 @@ function recordOf(row: ForeignRow, vectorOf: VectorOf): { record: SourceRecord; 
   const provenance: Record<string, unknown> = {};
   if (row.id !== undefined && row.id !== null) provenance.id = plain(row.id);
   if ('tags' in row) {
-    const { values, ok } = listOf(row.tags);
+    const { values, ok, refused } = listOf(row.tags, { tags: true });
     if (!ok) notes.push({ where: sourceId, field: 'tags', reason: `neither comma-separated text nor a JSON array: ${String(row.tags).slice(0, 60)}` });
+    for (const tag of refused) notes.push({ where: sourceId, field: 'tags', reason: refusedTag(tag) });
     record.tags = values;
   }
   typeFields(row, record, provenance, notes);
   const parsed = parseJson(row.metadata);
   const metadata = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Provenance) : undefined;
-  usageFields(row, metadata ?? {}, record);
+  usageFields(row, metadata ?? {}, record, notes);
   evolutionFields(row, record, notes);
   if (metadata !== undefined) {
     if (Object.keys(metadata).length > 0) provenance.metadata = metadata;
@@ -188,8 +192,9 @@ function recordOf(row: ForeignRow, vectorOf: VectorOf): { record: SourceRecord; 
   const updated = dateOf(row, 'updated_at', record, notes);
   if (updated !== undefined) record.updated_at = updated;
   if (row.valid_until !== undefined && row.valid_until !== null && row.valid_until !== '') {
-    const until = toRfc3339(row.valid_until);
-    if (until === undefined) notes.push({ where: sourceId, field: 'valid_until', reason: `not a date: ${String(row.valid_until).slice(0, 40)}` });
+    const until = toRfc3339(row.valid_until, { future: true });
+    const reason = timestampProblem(plain(row.valid_until), { future: true });
+    if (until === undefined) notes.push({ where: sourceId, field: 'valid_until', reason });
     else record.expires_at = until;
   }
   const extra = extraColumns(row, KNOWN);
@@ -226,10 +231,12 @@ function* entries(db: ForeignDatabase): Generator<SourceEntry> {
       continue;
     }
     delete row.engram_deleted;
-    if (typeof row.content !== 'string' || row.content.trim() === '') {
-      yield { unmapped: { where, reason: 'empty content' } };
+    const content = contentOf(row.content);
+    if (content === undefined || content.trim() === '') {
+      yield { unmapped: { where, reason: contentProblem(row.content) } };
       continue;
     }
+    row.content = content;
     const { record, notes } = recordOf(row, vectorOf);
     const links = linksOf(record.sourceId, graph.get(record.sourceId) ?? [], absent, notes);
     if (links.length > 0) record.links = links;

@@ -13,7 +13,7 @@ import { EngramError } from '../../errors.js';
 import { engramWeight } from '../../forgetting/curve.js';
 import { LINK_TYPES, type LinkType, TIER_ALIASES, type Tier } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceLink, SourceRecord, Unmapped } from '../source.js';
-import { isObject, requirePath, shownField, toStringList, toTimestamp } from '../source-values.js';
+import { isObject, refusedTag, requirePath, shownField, timestampProblem, toTagList, toTimestamp } from '../source-values.js';
 
 /** mem-context relation names that are engram link types under another name; the rest are `related`. */
 const RELATION_ALIASES: Readonly<Record<string, LinkType>> = {
@@ -98,13 +98,14 @@ export function memContextRecord(json: Record<string, unknown>, where: string, l
   else if (weight !== undefined && weight !== null) drop('weight', 'not a number of 0 or more');
   // Only a forgotten memory says so: an archive made in engram survives a re-import otherwise.
   if (json.archived === true || record.weight === 0) record.archived = true;
-  const tags = toStringList(json.tags ?? []);
+  const tags = toTagList(json.tags ?? []);
   if (tags === undefined) drop('tags', 'not a list of strings');
-  else record.tags = tags;
+  else record.tags = tags.tags;
+  for (const tag of tags?.refused ?? []) drop('tags', refusedTag(tag));
   for (const [from, to] of [['created_at', 'created_at'], ['updated_at', 'updated_at'], ['last_accessed', 'last_used_at']] as const) {
     const at = toTimestamp(json[from]);
     if (at !== undefined) record[to] = at;
-    else if (json[from] !== undefined && json[from] !== null) drop(from, 'not a date-time');
+    else if (json[from] !== undefined && json[from] !== null) drop(from, timestampProblem(json[from]));
   }
   if (typeof json.access_count === 'number' && Number.isInteger(json.access_count) && json.access_count >= 0) {
     record.usage_count = json.access_count;

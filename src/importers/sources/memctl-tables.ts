@@ -7,6 +7,7 @@
  */
 import type { ForeignDatabase, ForeignRow, ForeignStatement } from '../../store/store.js';
 import type { SourceRevision, Unmapped } from '../source.js';
+import { timestampProblem } from '../source-values.js';
 import { float32Of, numberOf, parseJson, plain, text, toRfc3339 } from './sqlite-fields.js';
 
 const has = (db: ForeignDatabase, table: string, columns: readonly string[]) => {
@@ -19,18 +20,19 @@ export function revisionReader(db: ForeignDatabase) {
   if (!has(db, 'memory_revisions', ['item_id', 'snapshot'])) return undefined;
   const order = db.columns('memory_revisions').includes('revision_num') ? 'revision_num' : 'rowid';
   const statement = db.prepare(`SELECT * FROM memory_revisions WHERE item_id = ? ORDER BY ${order}`);
-  return (id: string, current: { content: string; title?: string }, notes: Unmapped[]): SourceRevision[] => {
+  type Current = { content: string; title?: string; updated_at?: string };
+  return (id: string, current: Current, notes: Unmapped[]): SourceRevision[] => {
     const revisions: SourceRevision[] = [];
+    const numbers = new Map<SourceRevision, string>();
     for (const row of statement.all(id)) {
       const snapshot = parseJson(row.snapshot) as Record<string, unknown> | undefined;
       const content = typeof snapshot?.content === 'string' ? snapshot.content : undefined;
       const changedAt = toRfc3339(row.changed_at) ?? toRfc3339(snapshot?.updated_at);
+      const which = `revision ${String(plain(row.revision_num) ?? plain(row.revision_id) ?? '?')}`;
       if (content === undefined || changedAt === undefined) {
-        notes.push({
-          where: id,
-          field: 'memory_revisions',
-          reason: `revision ${String(plain(row.revision_num) ?? plain(row.revision_id) ?? '?')} has no readable snapshot or date; left out`,
-        });
+        const date = row.changed_at ?? snapshot?.updated_at;
+        const why = content === undefined ? 'no readable snapshot' : `no date engram accepts (${timestampProblem(plain(date))})`;
+        notes.push({ where: id, field: 'memory_revisions', reason: `${which} has ${why}; left out` });
         continue;
       }
       const revision: SourceRevision = { content, changed_at: changedAt };
@@ -39,10 +41,18 @@ export function revisionReader(db: ForeignDatabase) {
       const reason = text(row.reason);
       if (reason !== undefined) revision.reason = reason;
       revisions.push(revision);
+      numbers.set(revision, which);
     }
     const last = revisions.at(-1);
     if (last !== undefined && last.content === current.content && (last.title ?? '') === (current.title ?? '')) {
       revisions.pop();
+    }
+    // A past version cannot be newer than the current one: it is dated as the current, and said.
+    const until = current.updated_at ?? '9999';
+    for (const revision of revisions.filter((r) => r.changed_at > until)) {
+      const reason = `${numbers.get(revision) ?? 'a revision'} is dated ${revision.changed_at}, after the item's updated_at ${until}; dated as the item`;
+      notes.push({ where: id, field: 'memory_revisions', reason });
+      revision.changed_at = until;
     }
     return revisions;
   };

@@ -21,12 +21,14 @@ import { EngramError } from '../../errors.js';
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
 import { ITEM_TYPES, type ItemType, TIERS, type Tier, type Validation } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceRecord, Unmapped } from '../source.js';
+import { refusedTag, timestampProblem } from '../source-values.js';
 import {
   embeddingReader, loadCorpus, loadCorpusLabels, loadLinks, palaceReader, revisionReader,
 } from './memctl-tables.js';
 import { linksOf } from './sqlite-links.js';
 import {
-  extraColumns, listOf, missingColumns, numberOf, parseJson, plain, text, toRfc3339, unreadTables,
+  contentOf, contentProblem, extraColumns, listOf, missingColumns, numberOf, parseJson, plain, text, toRfc3339,
+  unreadTables,
 } from './sqlite-fields.js';
 
 /** memctl's own fallbacks for types outside its eight (memctl/types.py). */
@@ -49,9 +51,13 @@ const READ = [
   'memory_palace_locations', 'schema_meta', 'memory_events', 'memory_mounts',
 ];
 
+/** engram's own `memory_items` (secrecy and layer, no provenance_json); another extra column is kept. */
+const isEngramStore = (columns: readonly string[]) =>
+  columns.includes('secrecy') && columns.includes('layer') && !columns.includes('provenance_json');
+
 function notMemctl(db: ForeignDatabase): EngramError {
   const columns = db.columns('memory_items');
-  if (columns.includes('secrecy') && columns.includes('layer') && !columns.includes('provenance_json')) {
+  if (isEngramStore(columns)) {
     return new EngramError('PARAM_ERROR', `${db.path} is an engram store, not a memctl / RAGIX one`, {
       hint: 'Copy items between engram stores with an export and an import of its lines.',
       details: { path: db.path },
@@ -82,8 +88,9 @@ function setIf<K extends keyof SourceRecord>(record: SourceRecord, key: K, value
 
 function listField(row: ForeignRow, column: string, id: string, notes: Unmapped[]): string[] | undefined {
   if (!(column in row)) return undefined;
-  const { values, ok } = listOf(row[column]);
+  const { values, ok, refused } = listOf(row[column], { tags: column === 'tags' });
   if (!ok) notes.push({ where: id, field: column, reason: `not a JSON array of strings: ${String(row[column]).slice(0, 60)}` });
+  for (const tag of refused) notes.push({ where: id, field: column, reason: refusedTag(tag) });
   return values;
 }
 
@@ -130,8 +137,10 @@ function dateFields(row: ForeignRow, record: SourceRecord, notes: Unmapped[]): v
   for (const column of ['created_at', 'updated_at', 'expires_at', 'last_used_at'] as const) {
     const value = row[column];
     if (value === undefined || value === null || value === '') continue;
-    const date = toRfc3339(value);
-    if (date === undefined) notes.push({ where: record.sourceId, field: column, reason: `not a date: ${String(value).slice(0, 40)}` });
+    const options = { future: column === 'expires_at' };
+    const date = toRfc3339(value, options);
+    const reason = `${timestampProblem(typeof value === 'bigint' ? Number(value) : value, options)}; engram's default applies`;
+    if (date === undefined) notes.push({ where: record.sourceId, field: column, reason });
     else record[column] = date;
   }
 }
@@ -175,8 +184,8 @@ function provenanceOf(
 function recordOf(row: ForeignRow, ctx: Context): { record?: SourceRecord; notes: Unmapped[] } {
   const id = text(row.id) ?? String(plain(row.id));
   const notes: Unmapped[] = [];
-  const content = typeof row.content === 'string' ? row.content : '';
-  if (content.trim() === '') return { notes: [{ where: id, reason: 'empty content' }] };
+  const content = contentOf(row.content) ?? '';
+  if (content.trim() === '') return { notes: [{ where: id, reason: contentProblem(row.content) }] };
   const record: SourceRecord = { sourceId: id, content };
   const provenance: Record<string, unknown> = {};
   setIf(record, 'title', text(row.title));
@@ -187,7 +196,7 @@ function recordOf(row: ForeignRow, ctx: Context): { record?: SourceRecord; notes
   dateFields(row, record, notes);
   usageFields(row, record);
   provenanceOf(row, ctx, record, provenance, notes);
-  const revisions = ctx.revisions?.(id, { content, title: record.title }, notes);
+  const revisions = ctx.revisions?.(id, { content, title: record.title, updated_at: record.updated_at }, notes);
   if (revisions !== undefined && revisions.length > 0) record.revisions = revisions;
   const links = linksOf(id, ctx.links.get(id) ?? [], ctx.absent, notes);
   if (links.length > 0) record.links = links;
@@ -214,7 +223,7 @@ function schemaNotes(db: ForeignDatabase, columns: readonly string[]): Unmapped[
 
 function* entries(db: ForeignDatabase): Generator<SourceEntry> {
   const columns = db.columns('memory_items');
-  if (!columns.includes('id') || !columns.includes('content') || columns.includes('secrecy')) throw notMemctl(db);
+  if (!columns.includes('id') || !columns.includes('content') || isEngramStore(columns)) throw notMemctl(db);
   for (const unmapped of schemaNotes(db, columns)) yield { unmapped };
   const ids = new Set<string>();
   for (const row of db.prepare('SELECT id FROM memory_items').iterate()) {

@@ -5,19 +5,20 @@
  */
 import type { ForeignDatabase, ForeignRow } from '../../store/store.js';
 import type { Unmapped } from '../source.js';
-import { toTimestamp } from '../source-values.js';
+import { splitTags, type TimestampOptions, toTimestamp } from '../source-values.js';
 
 /**
  * A timestamp as the source stored it, in engram's canonical RFC 3339 form (UTC, milliseconds):
  * what {@link toTimestamp} reads (epoch seconds or milliseconds, RFC 3339, naive ISO as UTC, SQLite's
- * `datetime('now')`), and SQLite integers read as bigints. Undefined when it is none of these.
+ * `datetime('now')`), and SQLite integers read as bigints. Undefined when it is none of these, or
+ * a date {@link toTimestamp} refuses (in the future unless `options.future`, before 1970).
  *
  * @example
  * toRfc3339(1767225600.5); // '2026-01-01T00:00:00.500Z'
  * toRfc3339('2026-01-01 10:00:00'); // '2026-01-01T10:00:00.000Z'
  */
-export function toRfc3339(value: unknown): string | undefined {
-  return toTimestamp(typeof value === 'bigint' ? Number(value) : value);
+export function toRfc3339(value: unknown, options: TimestampOptions = {}): string | undefined {
+  return toTimestamp(typeof value === 'bigint' ? Number(value) : value, options);
 }
 
 /** Parses a JSON column; undefined when it is empty or not JSON. */
@@ -35,6 +36,21 @@ export function text(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
+}
+
+/**
+ * A content column as text: text as it is, a number (SQLite's type affinity turns `42` into an
+ * integer) as its decimal form; undefined for a BLOB or NULL, which the reader reports.
+ */
+export function contentOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value))) return String(value);
+  return undefined;
+}
+
+/** Why a row's content is not imported: a BLOB, or nothing but whitespace. */
+export function contentProblem(value: unknown): string {
+  return Buffer.isBuffer(value) ? 'content is binary (a BLOB), not text' : 'empty content';
 }
 
 /** A finite number from a number, bigint or numeric string, or undefined. */
@@ -57,9 +73,18 @@ export function distinct(values: Iterable<unknown>): string[] {
 
 /**
  * A list column: a JSON array of strings, or comma-separated text (`a,b, c`). `ok` is false when
- * the column holds something else (a JSON object, a number), which the reader reports.
+ * the column holds something else (a JSON object, a number), which the reader reports. A tag
+ * column (`tags`) goes through {@link splitTags}: `"a,b"` in a JSON array is two tags, and a tag
+ * holding a newline or control character is in `refused`, for the reader to report.
  */
-export function listOf(value: unknown): { values: string[]; ok: boolean } {
+export function listOf(value: unknown, { tags = false } = {}): { values: string[]; ok: boolean; refused: string[] } {
+  const read = rawList(value);
+  if (!tags) return { ...read, refused: [] };
+  const split = splitTags(read.values);
+  return { values: split.tags, ok: read.ok, refused: split.refused };
+}
+
+function rawList(value: unknown): { values: string[]; ok: boolean } {
   if (value === null || value === undefined) return { values: [], ok: true };
   if (typeof value !== 'string') return { values: [], ok: false };
   const trimmed = value.trim();

@@ -1,7 +1,7 @@
 /**
  * Another program's SQLite database, opened read-only for an importer (`engram import`): the few
  * calls a reader needs to look at a schema it does not own and walk its rows. Nothing here can
- * write; the file is left as it was.
+ * write; a private copy is read (with its WAL), so the file and its folder are left as they were.
  */
 
 /** One row as the driver returns it: column name → value (text, number, bigint, Buffer or null). */

@@ -1,9 +1,16 @@
 /**
- * Opens another program's SQLite file read-only for an importer: the driver's `readonly` and
- * `fileMustExist` flags, `query_only` on top, and sqlite-vec loaded when it is available (some
- * sources keep their vectors in `vec0` tables). A file that is missing or not SQLite at all is a
- * PARAM_ERROR naming the path, since the path is what the user typed.
+ * Opens another program's SQLite file for an importer without ever writing next to it: the file,
+ * its `-wal` (committed writes not yet checkpointed, memctl's default mode) and a `-journal` (a
+ * commit in progress, rolled back) are copied into a private temporary folder, which is opened
+ * (`query_only`) and removed on close or on error. Opening the source itself, even read-only,
+ * would create its `-shm` (and fail in a read-only folder) and wait on another process's lock.
+ * sqlite-vec is loaded when it is available (some sources keep their vectors in `vec0` tables).
+ * A file that is missing or not SQLite at all is a PARAM_ERROR naming the path, since the path is
+ * what the user typed.
  */
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { EngramError } from '../../errors.js';
 import type { ForeignDatabase, ForeignRow, ForeignStatement } from '../contract/foreign.js';
@@ -58,16 +65,43 @@ function* guardedRows(path: string, rows: IterableIterator<ForeignRow>): Iterabl
   }
 }
 
+/** Copies `path` and its `-wal` / `-journal` into a new temporary folder; returns the folder. */
+function privateCopy(path: string, expected: string): string {
+  try {
+    if (statSync(path).isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw notSqlite(path, expected, code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code, error);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'engram-import-'));
+  try {
+    copyFileSync(path, join(dir, 'source.db'));
+    for (const suffix of ['-wal', '-journal']) {
+      if (existsSync(`${path}${suffix}`)) copyFileSync(`${path}${suffix}`, join(dir, `source.db${suffix}`));
+    }
+    return dir;
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw notSqlite(path, expected, code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot copy it (${code})`, error);
+  }
+}
+
 /**
- * Opens `path` read-only; throws PARAM_ERROR when it is missing or not a SQLite database, DB_ERROR
- * when it is a damaged one (then, too, when a read meets a damaged page).
+ * Opens a private copy of `path` (see the file's comment); throws PARAM_ERROR when it is missing or
+ * not a SQLite database, DB_ERROR when it is a damaged one (then, too, when a read meets a damaged
+ * page). `close()` removes the copy.
  */
 export function openForeignDatabase(path: string, options: ForeignOptions = {}): ForeignDatabase {
   const expected = options.expected ?? 'the database';
+  const dir = privateCopy(path, expected);
+  const removeCopy = () => rmSync(dir, { recursive: true, force: true });
   let db: Database.Database;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    // The copy is opened writable so that SQLite can replay its WAL or roll back its journal.
+    db = new Database(join(dir, 'source.db'), { fileMustExist: true });
   } catch (error) {
+    removeCopy();
     throw notSqlite(path, expected, error instanceof Error ? error.message : String(error), error);
   }
   let names: string[];
@@ -80,12 +114,20 @@ export function openForeignDatabase(path: string, options: ForeignOptions = {}):
     ).map((row) => row.name);
   } catch (error) {
     db.close();
+    removeCopy();
     // A damaged SQLite file is a read error; anything else (not SQLite at all) a wrong path.
     const code = (error as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) throw readError(path, error);
     throw notSqlite(path, expected, error instanceof Error ? error.message : String(error), error);
   }
-  const vectors = options.vectors === true && loadVectorExtension(db);
+  let vectors: boolean;
+  try {
+    vectors = options.vectors === true && loadVectorExtension(db);
+  } catch (error) {
+    db.close();
+    removeCopy();
+    throw error;
+  }
   const statement = (sql: string): ForeignStatement => {
     const prepared = guarded(path, () => db.prepare(sql));
     return {
@@ -114,6 +156,12 @@ export function openForeignDatabase(path: string, options: ForeignOptions = {}):
       | { sql: string | null }
       | undefined)?.sql ?? undefined,
     prepare: statement,
-    close: () => db.close(),
+    close: () => {
+      try {
+        db.close();
+      } finally {
+        removeCopy();
+      }
+    },
   };
 }
