@@ -34,6 +34,8 @@ export interface MappedRecord {
 export interface MapContext {
   from: ImportSourceName;
   path: string;
+  /** The store the source ids belong to, when they are unique only within it. */
+  namespace?: string;
   now: string;
   /** The write policy: returns the item to store or throws (POLICY_REJECTED, EMPTY_INPUT). */
   admit: (item: MemoryItem, privileged: boolean) => MemoryItem;
@@ -42,23 +44,28 @@ export interface MapContext {
 /** The provenance key an imported item carries: `{ from, source_id, path, …the source's own }`. */
 export const IMPORT_KEY = 'import';
 
-/** The engram id derived from a source record's id: `MEM-` and 12 hex digits of their hash. */
-export function derivedId(from: ImportSourceName, sourceId: string): string {
-  return `MEM-${sha256(`${from}\u0000${sourceId}`).slice(0, 12)}`;
+/**
+ * The engram id derived from a source record's id (and the store it belongs to, for a source whose
+ * ids are unique only within one store: see {@link ImportSource.namespace}): `MEM-` and 12 hex
+ * digits of their hash.
+ */
+export function derivedId(from: ImportSourceName, sourceId: string, namespace?: string): string {
+  const key = namespace === undefined ? `${from}\u0000${sourceId}` : `${from}\u0000${namespace}\u0000${sourceId}`;
+  return `MEM-${sha256(key).slice(0, 12)}`;
 }
 
 /** The ids a record may have in engram, in order of preference. */
-export function candidateIds(from: ImportSourceName, sourceId: string): string[] {
-  const derived = derivedId(from, sourceId);
+export function candidateIds(from: ImportSourceName, sourceId: string, namespace?: string): string[] {
+  const derived = derivedId(from, sourceId, namespace);
   return ITEM_ID_PATTERN.test(sourceId) && sourceId !== derived ? [sourceId, derived] : [derived];
 }
 
-/** True when `item` was imported from that record of that source. */
-export function isImportOf(item: MemoryItem, from: ImportSourceName, sourceId: string): boolean {
+/** True when `item` was imported from that record of that source (and of that store of it). */
+export function isImportOf(item: MemoryItem, from: ImportSourceName, sourceId: string, namespace?: string): boolean {
   const mark = item.provenance?.[IMPORT_KEY];
   if (typeof mark !== 'object' || mark === null) return false;
-  const { from: f, source_id: s } = mark as Record<string, unknown>;
-  return f === from && s === sourceId;
+  const { from: f, source_id: s, namespace: n } = mark as Record<string, unknown>;
+  return f === from && s === sourceId && n === namespace;
 }
 
 /** The record's item and history under their final id. */
@@ -87,7 +94,13 @@ function toItem(record: SourceRecord, context: MapContext, version: number, over
     entities: r.entities,
     source: r.source ?? undefined,
     provenance: {
-      [IMPORT_KEY]: { from: context.from, source_id: record.sourceId, path: context.path, ...record.provenance },
+      [IMPORT_KEY]: {
+        from: context.from,
+        source_id: record.sourceId,
+        ...(context.namespace === undefined ? {} : { namespace: context.namespace }),
+        path: context.path,
+        ...record.provenance,
+      },
     },
     confidence: r.confidence,
     validation: r.validation,
@@ -103,7 +116,7 @@ function toItem(record: SourceRecord, context: MapContext, version: number, over
     archived: r.archived,
   });
   // A placeholder id: the final one depends on what the store holds (see candidateIds).
-  return importedToItem(line, derivedId(context.from, record.sourceId), context.now);
+  return importedToItem(line, derivedId(context.from, record.sourceId, context.namespace), context.now);
 }
 
 /** A refusal for the report: the error's code and message, and the policy's masked matches. */

@@ -35,6 +35,7 @@ type Outcome = 'created' | 'updated' | 'unchanged';
 interface Run {
   ctx: OperationContext;
   from: ImportSourceName;
+  namespace?: string;
   dryRun: boolean;
   report: SourceImportReport;
   /** Source id → engram id of the records stored or found unchanged. */
@@ -45,9 +46,9 @@ interface Run {
 
 /** Where a record goes: its stored item (a re-import), else the first free candidate id. */
 async function placeOf(run: Run, sourceId: string): Promise<{ id: string; existing?: MemoryItem }> {
-  const candidates = candidateIds(run.from, sourceId);
+  const candidates = candidateIds(run.from, sourceId, run.namespace);
   const found = await Promise.all(candidates.map((id) => run.ctx.store.items.get(id)));
-  const mine = found.findIndex((item) => item !== undefined && isImportOf(item, run.from, sourceId));
+  const mine = found.findIndex((item) => item !== undefined && isImportOf(item, run.from, sourceId, run.namespace));
   if (mine >= 0) return { id: candidates[mine] as string, existing: found[mine] };
   const free = found.findIndex((item) => item === undefined);
   if (free >= 0) return { id: candidates[free] as string };
@@ -111,6 +112,7 @@ function mapContext(run: Run, path: string): MapContext {
   return {
     from: run.from,
     path,
+    namespace: run.namespace,
     now: ctx.now(),
     admit: (item, privileged) =>
       admitWrite(item, { operation: 'import', actor: ctx.actor, now: ctx.now(), privileged }, ctx.admit).item,
@@ -146,14 +148,22 @@ export async function runImport(
   const dryRun = input.dryRun === true;
   const report = emptyReport(input.from, input.path, dryRun);
   if (dryRun) report.mapping = source.mapping;
-  const run: Run = { ctx, from: input.from, dryRun, report, ids: new Map(), links: [] };
+  const namespace = await source.namespace?.(input.path);
+  const run: Run = { ctx, from: input.from, namespace, dryRun, report, ids: new Map(), links: [] };
   const mapping = mapContext(run, resolve(input.path));
+  // The first record with a source id wins: a later one would overwrite it in the same run.
+  const seen = new Set<string>();
   let batch: MappedRecord[] = [];
   for await (const entry of source.read(input.path)) {
     if ('unmapped' in entry) {
       countUnmapped(run, entry);
       continue;
     }
+    if (seen.has(entry.record.sourceId)) {
+      countUnmapped(run, { unmapped: { where: entry.record.sourceId, reason: 'duplicate source id, first kept' } });
+      continue;
+    }
+    seen.add(entry.record.sourceId);
     report.read++;
     try {
       const { mapped, refused } = mapRecord(entry.record, mapping);
@@ -173,7 +183,7 @@ export async function runImport(
     }
   }
   await writeBatch(run, batch);
-  const pass = { store: ctx.store, writer: ctx.writer, source: input.from, ids: run.ids, now: ctx.now(), dryRun };
+  const pass = { store: ctx.store, writer: ctx.writer, source: input.from, namespace, ids: run.ids, now: ctx.now(), dryRun };
   await writeLinks(run.links, pass, report);
   return report;
 }

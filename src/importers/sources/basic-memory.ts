@@ -8,7 +8,7 @@
  * `provenance.import`; relations become links to the notes they name (by title or permalink),
  * under engram's link type when the name is one (`supersedes`, `contradicts`, …), else `related`.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { ITEM_TYPES, type ItemType, LINK_TYPES, type LinkType } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceLink, SourceRecord } from '../source.js';
@@ -123,4 +123,10 @@ export const basicMemorySource: ImportSource = {
   expects: 'the folder of basic-memory\'s Markdown notes',
   mapping: MAPPING,
   read: readFolder,
+  // A permalink is unique within one project: the project folder (its real path) keeps two apart.
+  // A moved folder is another project to a re-import (its notes are created again).
+  namespace: async (path) => {
+    requirePath(path, 'folder', 'the folder of basic-memory\'s notes (its project directory)');
+    return realpath(path);
+  },
 };
