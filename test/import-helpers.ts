@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cli, type CliRun } from './helpers.js';
+import type { OperationContext } from '../src/context.js';
 import type { SourceImportReport } from '../src/index.js';
+import { createItemWriter } from '../src/items/writer.js';
+import { createIndexer } from '../src/search/indexer.js';
+import { loadSegmenter } from '../src/search/segment.js';
+import { createSqliteStore } from '../src/store/sqlite/store.js';
 
 /** A small seeded generator (mulberry32): fixtures are the same on every run. */
 export function seeded(seed: number): () => number {
@@ -62,4 +67,20 @@ export function assertNowhere(db: string, secrets: readonly string[], run: CliRu
     assert.equal(bytes.indexOf(Buffer.from(secret, 'utf8')), -1, 'a refused secret is not in the store file');
     assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret), 'the report masks the secret');
   }
+}
+
+/** An operation context over the store at `db`, for the runner called in process. */
+export function importContext(db: string): OperationContext {
+  const store = createSqliteStore(db);
+  const indexer = createIndexer({ loadSegmenter });
+  return {
+    store,
+    indexer,
+    writer: createItemWriter({ store, indexer, actor: null }),
+    clock: () => new Date(),
+    now: () => new Date().toISOString(),
+    actor: null,
+    fullText: true,
+    defaultSecrecy: 'S3',
+  };
 }

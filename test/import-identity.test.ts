@@ -8,32 +8,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'node:test';
 import Database from 'better-sqlite3';
-import type { OperationContext } from '../src/context.js';
 import { importFrom } from '../src/importers/run-import.js';
-import { createItemWriter } from '../src/items/writer.js';
-import { createIndexer } from '../src/search/indexer.js';
-import { loadSegmenter } from '../src/search/segment.js';
-import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { tempDir } from './helpers.js';
-import { assertAddsUp } from './import-helpers.js';
+import { assertAddsUp, importContext } from './import-helpers.js';
 import { makeMemctlDb } from './import-sqlite-fixtures.js';
 
 const TIMEOUT = { timeout: 300_000 };
-
-export function importContext(db: string): OperationContext {
-  const store = createSqliteStore(db);
-  const indexer = createIndexer({ loadSegmenter });
-  return {
-    store,
-    indexer,
-    writer: createItemWriter({ store, indexer, actor: null }),
-    clock: () => new Date(),
-    now: () => new Date().toISOString(),
-    actor: null,
-    fullText: true,
-    defaultSecrecy: 'S3',
-  };
-}
 
 const DUPLICATE = 'duplicate source id, first kept';
 

@@ -16,7 +16,7 @@ import type { MemoryItem, Revision } from '../types.js';
 import { sha256 } from '../util/hash.js';
 import { ITEM_ID_PATTERN } from '../util/ids.js';
 import type { ImportRefusal } from './import-report.js';
-import { statedFields } from './reimport.js';
+import { IMPORT_KEY, recordHash, type RecordHash, statedFields } from './reimport.js';
 import type { ImportSourceName, SourceLink, SourceRecord } from './source.js';
 
 /** What the runner needs of one record once mapped and admitted. */
@@ -29,6 +29,8 @@ export interface MappedRecord {
   vector?: Float32Array;
   /** The item fields the record states: on a re-import, the others keep engram's values. */
   stated: ReadonlySet<string>;
+  /** The record's fingerprint, also kept in `provenance.import`. */
+  hash: RecordHash;
 }
 
 export interface MapContext {
@@ -41,8 +43,7 @@ export interface MapContext {
   admit: (item: MemoryItem, privileged: boolean) => MemoryItem;
 }
 
-/** The provenance key an imported item carries: `{ from, source_id, path, …the source's own }`. */
-export const IMPORT_KEY = 'import';
+export { IMPORT_KEY } from './reimport.js';
 
 /**
  * The engram id derived from a source record's id (and the store it belongs to, for a source whose
@@ -77,7 +78,13 @@ export function withId(mapped: MappedRecord, id: string): MappedRecord {
   };
 }
 
-function toItem(record: SourceRecord, context: MapContext, version: number, over: Partial<SourceRecord>): MemoryItem {
+function toItem(
+  record: SourceRecord,
+  context: MapContext,
+  version: number,
+  over: Partial<SourceRecord>,
+  hash: RecordHash,
+): MemoryItem {
   const r = { ...record, ...over };
   const line = parseInput(importItemSchema, {
     title: r.title,
@@ -100,6 +107,7 @@ function toItem(record: SourceRecord, context: MapContext, version: number, over
         ...(context.namespace === undefined ? {} : { namespace: context.namespace }),
         path: context.path,
         ...record.provenance,
+        ...hash,
       },
     },
     confidence: r.confidence,
@@ -143,7 +151,8 @@ export function mapRecord(
     throw new EngramError('PARAM_ERROR', 'The record has no source id');
   }
   const revisions = record.revisions ?? [];
-  const item = context.admit(toItem(record, context, revisions.length + 1, {}), false);
+  const hash = recordHash(record);
+  const item = context.admit(toItem(record, context, revisions.length + 1, {}, hash), false);
   const refused: ImportRefusal[] = [];
   const history: Omit<Revision, 'item_id'>[] = [];
   revisions.forEach((revision, index) => {
@@ -154,7 +163,7 @@ export function mapRecord(
         content: revision.content,
         title: revision.title ?? record.title,
         updated_at: revision.changed_at,
-      });
+      }, hash);
       // History passes admission too, privileged as in `engram import FILE`: what must never be
       // stored is refused, the quarantine rules (meant for new writes) are not applied.
       const admitted = context.admit(past, true);
@@ -165,5 +174,5 @@ export function mapRecord(
     }
   });
   const { sourceId, links = [], vector } = record;
-  return { mapped: { sourceId, item, history, links, vector, stated: statedFields(record) }, refused };
+  return { mapped: { sourceId, item, history, links, vector, stated: statedFields(record), hash }, refused };
 }

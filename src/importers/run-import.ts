@@ -19,7 +19,7 @@ import { candidateIds, isImportOf, type MapContext, type MappedRecord, mapRecord
 import type { ImportSource, ImportSourceName, SourceEntry } from './source.js';
 
 export type { SourceImportReport } from './import-report.js';
-import { reimported } from './reimport.js';
+import { changedFields, reimported, storedHash } from './reimport.js';
 import { loadSource } from './sources/index.js';
 
 export interface ImportFromInput {
@@ -69,7 +69,9 @@ async function writeOne(run: Run, record: MappedRecord, vector: Float32Array | u
     outcome = 'created';
     if (!run.dryRun) await writer.insert(incoming, 'import', { ...details, result: outcome }, { at: run.ctx.now(), history });
   } else {
-    const next = reimported(existing, incoming, record.stated);
+    const before = storedHash(existing);
+    const changed = before.record_fields === undefined ? undefined : changedFields(before.record_fields, record.hash.record_fields);
+    const next = before.record_hash === record.hash.record_hash ? existing : reimported(existing, incoming, record.stated, changed);
     outcome = hasChanges(existing, next) ? 'updated' : 'unchanged';
     if (outcome === 'updated' && !run.dryRun) {
       await writer.update(nextVersion(existing, next, run.ctx.now()), 'import', { ...details, result: outcome });
