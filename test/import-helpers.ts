@@ -84,3 +84,13 @@ export function importContext(db: string): OperationContext {
     defaultSecrecy: 'S3',
   };
 }
+
+/** An imported item's provenance without the record's fingerprint (checked present), for comparisons. */
+export function withoutHash(provenance: Record<string, unknown> | null): Record<string, unknown> | null {
+  const mark = provenance?.import as Record<string, unknown> | undefined;
+  if (mark === undefined) return provenance;
+  const { record_hash: hash, record_fields: fields, ...rest } = mark;
+  assert.match(String(hash), /^[0-9a-f]{16}$/, 'the import keeps the record\'s hash');
+  assert.equal(typeof fields, 'object', 'and the hash of each of its fields');
+  return { ...provenance, import: rest };
+}
