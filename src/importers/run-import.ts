@@ -20,6 +20,7 @@ import type { ImportSource, ImportSourceName, SourceEntry } from './source.js';
 
 export type { SourceImportReport } from './import-report.js';
 import { changedFields, reimported, storedHash } from './reimport.js';
+import { sanitiseReport } from './shown-text.js';
 import { loadSource } from './sources/index.js';
 
 export interface ImportFromInput {
@@ -187,5 +188,6 @@ export async function runImport(
   await writeBatch(run, batch);
   const pass = { store: ctx.store, writer: ctx.writer, source: input.from, namespace, ids: run.ids, now: ctx.now(), dryRun };
   await writeLinks(run.links, pass, report);
+  sanitiseReport(report);
   return report;
 }
