@@ -117,8 +117,12 @@ function mapContext(run: Run, path: string): MapContext {
     path,
     namespace: run.namespace,
     now: ctx.now(),
-    admit: (item, privileged) =>
-      admitWrite(item, { operation: 'import', actor: ctx.actor, now: ctx.now(), privileged }, ctx.admit).item,
+    admit: (item, privileged) => {
+      const admitted = admitWrite(item, { operation: 'import', actor: ctx.actor, now: ctx.now(), privileged }, ctx.admit).item;
+      // An old memory held for review is not a new write to let lapse: it waits for `engram review`
+      // without the quarantine's expiry (cleanup would archive it after 72 hours otherwise).
+      return admitted.quarantined && !item.quarantined ? { ...admitted, expires_at: item.expires_at } : admitted;
+    },
   };
 }
 

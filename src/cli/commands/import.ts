@@ -68,6 +68,11 @@ async function importFrom(ctx: CliContext, name: string, path: string, flags: Im
   const dryRun = flags.dryRun === true;
   const engram = await ctx.open({ write: !dryRun, preview: dryRun });
   const { embedding: _e, ...report } = await engram.importFrom({ from, path, dryRun });
+  if (report.quarantined > 0) {
+    const n = report.quarantined;
+    const verb = dryRun ? 'would be' : n === 1 ? 'is' : 'are';
+    ctx.warn(`${n} imported item${n === 1 ? '' : 's'} ${verb} quarantined: \`engram review\` lists them`);
+  }
   const left = report.refusals.length + report.not_mapped.length;
   if (left > 0) ctx.warn(`${left} refused or not mapped${dryRun ? ' (dry run)' : ''}: listed under refusals and not_mapped`);
   return { kind: 'data', view: 'importFrom', data: report, exitCode: left > 0 ? 1 : 0 };
