@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { cli, type CliRun } from './helpers.js';
+import { cli, type CliOptions, type CliRun } from './helpers.js';
 import type { OperationContext } from '../src/context.js';
 import type { SourceImportReport } from '../src/index.js';
 import { createItemWriter } from '../src/items/writer.js';
@@ -46,8 +46,14 @@ export function storeBytes(db: string): Buffer {
 export type Report = SourceImportReport;
 
 /** Runs `engram --db DB import --from FROM PATH ...extra` and returns the run and its report. */
-export function importFrom(db: string, from: string, path: string, extra: string[] = []): CliRun & { report: Report } {
-  const run = cli(['--db', db, 'import', '--from', from, path, '--json', ...extra]);
+export function importFrom(
+  db: string,
+  from: string,
+  path: string,
+  extra: string[] = [],
+  options: CliOptions = {},
+): CliRun & { report: Report } {
+  const run = cli(['--db', db, 'import', '--from', from, path, '--json', ...extra], options);
   assert.ok(run.json !== undefined, `import printed its report (stderr: ${run.stderr})`);
   return { ...run, report: run.json as unknown as Report };
 }

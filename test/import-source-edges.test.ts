@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'node:test';
-import { tempDir } from './helpers.js';
-import { assertAddsUp, importContext } from './import-helpers.js';
+import { cli, tempDir } from './helpers.js';
+import { assertAddsUp, importContext, importFrom } from './import-helpers.js';
 import { importFrom as runImportFrom } from '../src/importers/run-import.js';
 
 const TIMEOUT = { timeout: 300_000 };
@@ -32,4 +32,39 @@ test('basic-memory: symbolic links to a note or a folder are listed under not_ma
     report.not_mapped.map((u) => [u.where, u.field, u.reason]),
     [['linked-folder', 'folder', 'a symbolic link, not followed'], ['linked.md', undefined, 'a symbolic link, not followed']],
   );
+});
+
+test('memtool and mem-context: an engram export is refused with a hint, - reads stdin, an empty file warns', TIMEOUT, (t) => {
+  const dir = tempDir(t, 'engram-import-stdin-');
+  const db = join(dir, 'memory.db');
+  assert.equal(cli(['--db', db, 'put', '--content', 'Builds run on every push', '--json']).code, 0);
+  const exported = join(dir, 'engram-export.jsonl');
+  const out = cli(['--db', db, 'export']);
+  assert.equal(out.code, 0);
+  writeFileSync(exported, out.stdout);
+  const wrong = cli(['--db', join(dir, 'other.db'), 'import', '--from', 'memtool', exported, '--json']);
+  assert.equal(wrong.code, 2);
+  assert.equal(wrong.error?.error, 'PARAM_ERROR');
+  assert.match(String(wrong.error?.message), /is an engram export, not a memtool export/);
+  assert.match(String(wrong.error?.hint), /engram import .*engram-export\.jsonl/);
+
+  const target = join(dir, 'target.db');
+  const lines = `${JSON.stringify({ id: 'u1', type: 'project', content: 'Read from a pipe' })}\n`;
+  const piped = importFrom(target, 'memtool', '-', [], { input: lines });
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.deepEqual([piped.report.read, piped.report.created], [1, 1]);
+  const memories = JSON.stringify({ memories: [{ id: 'm1', type: 'semantic', content: 'Also from a pipe' }] });
+  const pipedJson = importFrom(target, 'mem-context', '-', [], { input: memories });
+  assert.equal(pipedJson.report.created, 1, pipedJson.stderr);
+
+  const empty = join(dir, 'empty.jsonl');
+  writeFileSync(empty, '');
+  const none = importFrom(target, 'memtool', empty);
+  assert.equal(none.code, 0);
+  assert.equal(none.report.read, 0);
+  assert.match(none.stderr, /nothing to import in .*empty\.jsonl/);
+
+  const dry = cli(['--db', target, 'import', '--dry-run', exported, '--json']);
+  assert.equal(dry.code, 2);
+  assert.match(String(dry.error?.hint), /engram import --from SOURCE .* --dry-run/);
 });

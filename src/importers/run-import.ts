@@ -29,6 +29,8 @@ export interface ImportFromInput {
   path: string;
   /** Read, map and check everything; write nothing. */
   dryRun?: boolean;
+  /** What `path` `-` reads (memtool, mem-context); the process's standard input by default. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 type Outcome = 'created' | 'updated' | 'unchanged';
@@ -157,11 +159,11 @@ export async function runImport(
   if (dryRun) report.mapping = source.mapping;
   const namespace = await source.namespace?.(input.path);
   const run: Run = { ctx, from: input.from, namespace, dryRun, report, ids: new Map(), links: [] };
-  const mapping = mapContext(run, resolve(input.path));
+  const mapping = mapContext(run, input.path === '-' ? '-' : resolve(input.path));
   // The first record with a source id wins: a later one would overwrite it in the same run.
   const seen = new Set<string>();
   let batch: MappedRecord[] = [];
-  for await (const entry of source.read(input.path)) {
+  for await (const entry of source.read(input.path, input.stdin)) {
     if ('unmapped' in entry) {
       countUnmapped(run, entry);
       continue;

@@ -89,6 +89,6 @@ export interface ImportSource {
    * derived id, so two stores never update each other's items. Undefined: ids are global.
    */
   namespace?(path: string): Promise<string>;
-  /** Reads PATH; throws an EngramError (PARAM_ERROR, with a hint) when PATH is not this source. */
-  read(path: string): AsyncIterable<SourceEntry>;
+  /** Reads PATH (`-`: `stdin`, else the process's standard input, for the sources that allow it); throws an EngramError (PARAM_ERROR, with a hint) when PATH is not this source. */
+  read(path: string, stdin?: NodeJS.ReadableStream): AsyncIterable<SourceEntry>;
 }

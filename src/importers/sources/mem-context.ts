@@ -9,6 +9,7 @@
  * dimension is the configured embedder's.
  */
 import { readFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
 import { EngramError } from '../../errors.js';
 import { engramWeight } from '../../forgetting/curve.js';
 import { LINK_TYPES, type LinkType, TIER_ALIASES, type Tier } from '../../types.js';
@@ -140,11 +141,12 @@ function groupRelations(
   return { bySource, orphans };
 }
 
-async function* readExport(path: string): AsyncIterable<SourceEntry> {
-  requirePath(path, 'file', 'the JSON file mem-context export wrote');
+async function* readExport(path: string, stdin: NodeJS.ReadableStream = process.stdin): AsyncIterable<SourceEntry> {
+  if (path !== '-') requirePath(path, 'file', 'the JSON file mem-context export wrote (or - for standard input)');
   let json: unknown;
   try {
-    json = JSON.parse((await readFile(path, 'utf8')).replace(/^\uFEFF/, ''));
+    const raw = path === '-' ? await text(stdin) : await readFile(path, 'utf8');
+    json = JSON.parse(raw.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new EngramError('PARAM_ERROR', `${path} is not a mem-context export (not JSON)`, {
       hint: 'Give the file `mem-context export -o FILE` wrote.',
