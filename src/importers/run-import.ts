@@ -31,6 +31,8 @@ export interface ImportFromInput {
   dryRun?: boolean;
   /** What `path` `-` reads (memtool, mem-context); the process's standard input by default. */
   stdin?: NodeJS.ReadableStream;
+  /** Once aborted, the run writes the records read so far and stops (`interrupted` in the report). */
+  signal?: AbortSignal;
 }
 
 type Outcome = 'created' | 'updated' | 'unchanged';
@@ -164,6 +166,10 @@ export async function runImport(
   const seen = new Set<string>();
   let batch: MappedRecord[] = [];
   for await (const entry of source.read(input.path, input.stdin)) {
+    if (input.signal?.aborted === true) {
+      report.interrupted = true;
+      break;
+    }
     if ('unmapped' in entry) {
       countUnmapped(run, entry);
       continue;
@@ -192,6 +198,11 @@ export async function runImport(
     }
   }
   await writeBatch(run, batch);
+  if (report.interrupted === true) {
+    // The links wait for the run that finishes: it finds these records unchanged and links them.
+    sanitiseReport(report);
+    return report;
+  }
   const pass = { store: ctx.store, writer: ctx.writer, source: input.from, namespace, ids: run.ids, now: ctx.now(), dryRun };
   await writeLinks(run.links, pass, report);
   sanitiseReport(report);

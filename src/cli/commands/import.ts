@@ -67,7 +67,21 @@ async function importFrom(ctx: CliContext, name: string, path: string, flags: Im
   if (flags.strict === true) throw new EngramError('PARAM_ERROR', '--strict applies to JSONL files, not to --from');
   const dryRun = flags.dryRun === true;
   const engram = await ctx.open({ write: !dryRun, preview: dryRun });
-  const { embedding: _e, ...report } = await engram.importFrom({ from, path, dryRun, stdin: ctx.stdin });
+  // Ctrl-C stops after the batch being written; what is committed stays, a re-run finishes.
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  process.once('SIGINT', interrupt);
+  let result;
+  try {
+    result = await engram.importFrom({ from, path, dryRun, stdin: ctx.stdin, signal: stop.signal });
+  } finally {
+    process.off('SIGINT', interrupt);
+  }
+  const { embedding: _e, ...report } = result;
+  if (report.interrupted === true) {
+    ctx.warn(`interrupted after ${report.read} records; run the same command again to finish`);
+    return { kind: 'data', view: 'importFrom', data: report, exitCode: 130 };
+  }
   if (report.quarantined > 0) {
     const n = report.quarantined;
     const verb = dryRun ? 'would be' : n === 1 ? 'is' : 'are';
