@@ -75,8 +75,9 @@ async function writeOne(run: Run, record: MappedRecord, vector: Float32Array | u
     if (!run.dryRun) await writer.insert(incoming, 'import', { ...details, result: outcome }, { at: run.ctx.now(), history });
   } else {
     const before = storedHash(existing);
-    const changed = before.record_fields === undefined ? undefined : changedFields(before.record_fields, record.hash.record_fields);
-    const next = before.record_hash === record.hash.record_hash ? existing : reimported(existing, incoming, record.stated, changed);
+    const { record_hash: hash, record_fields: fields } = record.hash;
+    const changed = before.record_fields === undefined ? undefined : changedFields(before.record_fields, fields);
+    const next = before.record_hash === hash ? existing : reimported(existing, incoming, record.stated, changed);
     outcome = hasChanges(existing, next) ? 'updated' : 'unchanged';
     if (outcome === 'updated' && !run.dryRun) {
       await writer.update(nextVersion(existing, next, run.ctx.now()), 'import', { ...details, result: outcome });
@@ -203,7 +204,8 @@ export async function runImport(
     sanitiseReport(report);
     return report;
   }
-  const pass = { store: ctx.store, writer: ctx.writer, source: input.from, namespace, ids: run.ids, now: ctx.now(), dryRun };
+  const { store, writer } = ctx;
+  const pass = { store, writer, source: input.from, namespace, ids: run.ids, now: ctx.now(), dryRun };
   await writeLinks(run.links, pass, report);
   sanitiseReport(report);
   return report;

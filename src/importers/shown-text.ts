@@ -42,5 +42,6 @@ export function sanitiseReport(report: SourceImportReport): void {
     ...(u.field === undefined ? {} : { field: shown(u.field) }),
     reason: shown(u.reason),
   }));
-  report.vectors.reasons = Object.fromEntries(Object.entries(report.vectors.reasons).map(([why, n]) => [shown(why), n]));
+  const reasons = Object.entries(report.vectors.reasons);
+  report.vectors.reasons = Object.fromEntries(reasons.map(([why, n]) => [shown(why), n]));
 }

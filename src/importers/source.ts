@@ -89,6 +89,9 @@ export interface ImportSource {
    * derived id, so two stores never update each other's items. Undefined: ids are global.
    */
   namespace?(path: string): Promise<string>;
-  /** Reads PATH (`-`: `stdin`, else the process's standard input, for the sources that allow it); throws an EngramError (PARAM_ERROR, with a hint) when PATH is not this source. */
+  /**
+   * Reads PATH (`-`: `stdin`, else the process's standard input, for the sources that allow it);
+   * throws an EngramError (PARAM_ERROR, with a hint) when PATH is not this source.
+   */
   read(path: string, stdin?: NodeJS.ReadableStream): AsyncIterable<SourceEntry>;
 }
