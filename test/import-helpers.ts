@@ -5,8 +5,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { cli, type CliRun } from './helpers.js';
+import { cli, type CliOptions, type CliRun } from './helpers.js';
+import type { OperationContext } from '../src/context.js';
 import type { SourceImportReport } from '../src/index.js';
+import { createItemWriter } from '../src/items/writer.js';
+import { createIndexer } from '../src/search/indexer.js';
+import { loadSegmenter } from '../src/search/segment.js';
+import { createSqliteStore } from '../src/store/sqlite/store.js';
 
 /** A small seeded generator (mulberry32): fixtures are the same on every run. */
 export function seeded(seed: number): () => number {
@@ -41,8 +46,14 @@ export function storeBytes(db: string): Buffer {
 export type Report = SourceImportReport;
 
 /** Runs `engram --db DB import --from FROM PATH ...extra` and returns the run and its report. */
-export function importFrom(db: string, from: string, path: string, extra: string[] = []): CliRun & { report: Report } {
-  const run = cli(['--db', db, 'import', '--from', from, path, '--json', ...extra]);
+export function importFrom(
+  db: string,
+  from: string,
+  path: string,
+  extra: string[] = [],
+  options: CliOptions = {},
+): CliRun & { report: Report } {
+  const run = cli(['--db', db, 'import', '--from', from, path, '--json', ...extra], options);
   assert.ok(run.json !== undefined, `import printed its report (stderr: ${run.stderr})`);
   return { ...run, report: run.json as unknown as Report };
 }
@@ -62,4 +73,30 @@ export function assertNowhere(db: string, secrets: readonly string[], run: CliRu
     assert.equal(bytes.indexOf(Buffer.from(secret, 'utf8')), -1, 'a refused secret is not in the store file');
     assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret), 'the report masks the secret');
   }
+}
+
+/** An operation context over the store at `db`, for the runner called in process. */
+export function importContext(db: string): OperationContext {
+  const store = createSqliteStore(db);
+  const indexer = createIndexer({ loadSegmenter });
+  return {
+    store,
+    indexer,
+    writer: createItemWriter({ store, indexer, actor: null }),
+    clock: () => new Date(),
+    now: () => new Date().toISOString(),
+    actor: null,
+    fullText: true,
+    defaultSecrecy: 'S3',
+  };
+}
+
+/** An imported item's provenance without the record's fingerprint (checked present), for comparisons. */
+export function withoutHash(provenance: Record<string, unknown> | null): Record<string, unknown> | null {
+  const mark = provenance?.import as Record<string, unknown> | undefined;
+  if (mark === undefined) return provenance;
+  const { record_hash: hash, record_fields: fields, ...rest } = mark;
+  assert.match(String(hash), /^[0-9a-f]{16}$/, 'the import keeps the record\'s hash');
+  assert.equal(typeof fields, 'object', 'and the hash of each of its fields');
+  return { ...provenance, import: rest };
 }

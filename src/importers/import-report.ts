@@ -45,6 +45,8 @@ export interface SourceImportReport {
   vectors: { kept: number; dropped: number; reasons: Record<string, number> };
   refusals: ImportRefusal[];
   not_mapped: Unmapped[];
+  /** Stopped early (SIGINT): the records counted are written, the rest and the links are not. */
+  interrupted?: boolean;
   /** The source's field mapping (source field → engram field), shown by a dry run. */
   mapping?: ReadonlyArray<readonly [string, string]>;
 }

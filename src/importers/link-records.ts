@@ -23,6 +23,7 @@ export interface LinkPass {
   store: Store;
   writer: ItemWriter;
   source: ImportSourceName;
+  namespace?: string;
   /** Source id → engram id of every record this run stored or found unchanged. */
   ids: ReadonlyMap<string, string>;
   now: string;
@@ -30,16 +31,16 @@ export interface LinkPass {
 }
 
 /** The engram id of a record imported earlier from the same source, if the store holds it. */
-async function storedId(store: Store, source: ImportSourceName, sourceId: string): Promise<string | undefined> {
-  for (const id of candidateIds(source, sourceId)) {
-    const item = await store.items.get(id);
-    if (item !== undefined && isImportOf(item, source, sourceId)) return id;
+async function storedId(pass: LinkPass, sourceId: string): Promise<string | undefined> {
+  for (const id of candidateIds(pass.source, sourceId, pass.namespace)) {
+    const item = await pass.store.items.get(id);
+    if (item !== undefined && isImportOf(item, pass.source, sourceId, pass.namespace)) return id;
   }
   return undefined;
 }
 
 async function resolve(pass: LinkPass, sourceId: string): Promise<string | undefined> {
-  return pass.ids.get(sourceId) ?? (await storedId(pass.store, pass.source, sourceId));
+  return pass.ids.get(sourceId) ?? (await storedId(pass, sourceId));
 }
 
 /** Resolves and writes `links`, counting them in `report` (a dry run counts what it would add). */

@@ -16,7 +16,7 @@ import type { MemoryItem, Revision } from '../types.js';
 import { sha256 } from '../util/hash.js';
 import { ITEM_ID_PATTERN } from '../util/ids.js';
 import type { ImportRefusal } from './import-report.js';
-import { statedFields } from './reimport.js';
+import { IMPORT_KEY, recordHash, type RecordHash, statedFields } from './reimport.js';
 import type { ImportSourceName, SourceLink, SourceRecord } from './source.js';
 
 /** What the runner needs of one record once mapped and admitted. */
@@ -29,36 +29,44 @@ export interface MappedRecord {
   vector?: Float32Array;
   /** The item fields the record states: on a re-import, the others keep engram's values. */
   stated: ReadonlySet<string>;
+  /** The record's fingerprint, also kept in `provenance.import`. */
+  hash: RecordHash;
 }
 
 export interface MapContext {
   from: ImportSourceName;
   path: string;
+  /** The store the source ids belong to, when they are unique only within it. */
+  namespace?: string;
   now: string;
   /** The write policy: returns the item to store or throws (POLICY_REJECTED, EMPTY_INPUT). */
   admit: (item: MemoryItem, privileged: boolean) => MemoryItem;
 }
 
-/** The provenance key an imported item carries: `{ from, source_id, path, …the source's own }`. */
-export const IMPORT_KEY = 'import';
+export { IMPORT_KEY } from './reimport.js';
 
-/** The engram id derived from a source record's id: `MEM-` and 12 hex digits of their hash. */
-export function derivedId(from: ImportSourceName, sourceId: string): string {
-  return `MEM-${sha256(`${from}\u0000${sourceId}`).slice(0, 12)}`;
+/**
+ * The engram id derived from a source record's id (and the store it belongs to, for a source whose
+ * ids are unique only within one store: see {@link ImportSource.namespace}): `MEM-` and 12 hex
+ * digits of their hash.
+ */
+export function derivedId(from: ImportSourceName, sourceId: string, namespace?: string): string {
+  const key = namespace === undefined ? `${from}\u0000${sourceId}` : `${from}\u0000${namespace}\u0000${sourceId}`;
+  return `MEM-${sha256(key).slice(0, 12)}`;
 }
 
 /** The ids a record may have in engram, in order of preference. */
-export function candidateIds(from: ImportSourceName, sourceId: string): string[] {
-  const derived = derivedId(from, sourceId);
+export function candidateIds(from: ImportSourceName, sourceId: string, namespace?: string): string[] {
+  const derived = derivedId(from, sourceId, namespace);
   return ITEM_ID_PATTERN.test(sourceId) && sourceId !== derived ? [sourceId, derived] : [derived];
 }
 
-/** True when `item` was imported from that record of that source. */
-export function isImportOf(item: MemoryItem, from: ImportSourceName, sourceId: string): boolean {
+/** True when `item` was imported from that record of that source (and of that store of it). */
+export function isImportOf(item: MemoryItem, from: ImportSourceName, sourceId: string, namespace?: string): boolean {
   const mark = item.provenance?.[IMPORT_KEY];
   if (typeof mark !== 'object' || mark === null) return false;
-  const { from: f, source_id: s } = mark as Record<string, unknown>;
-  return f === from && s === sourceId;
+  const { from: f, source_id: s, namespace: n } = mark as Record<string, unknown>;
+  return f === from && s === sourceId && n === namespace;
 }
 
 /** The record's item and history under their final id. */
@@ -70,7 +78,13 @@ export function withId(mapped: MappedRecord, id: string): MappedRecord {
   };
 }
 
-function toItem(record: SourceRecord, context: MapContext, version: number, over: Partial<SourceRecord>): MemoryItem {
+function toItem(
+  record: SourceRecord,
+  context: MapContext,
+  version: number,
+  over: Partial<SourceRecord>,
+  hash: RecordHash,
+): MemoryItem {
   const r = { ...record, ...over };
   const line = parseInput(importItemSchema, {
     title: r.title,
@@ -87,7 +101,14 @@ function toItem(record: SourceRecord, context: MapContext, version: number, over
     entities: r.entities,
     source: r.source ?? undefined,
     provenance: {
-      [IMPORT_KEY]: { from: context.from, source_id: record.sourceId, path: context.path, ...record.provenance },
+      [IMPORT_KEY]: {
+        from: context.from,
+        source_id: record.sourceId,
+        ...(context.namespace === undefined ? {} : { namespace: context.namespace }),
+        path: context.path,
+        ...record.provenance,
+        ...hash,
+      },
     },
     confidence: r.confidence,
     validation: r.validation,
@@ -103,7 +124,7 @@ function toItem(record: SourceRecord, context: MapContext, version: number, over
     archived: r.archived,
   });
   // A placeholder id: the final one depends on what the store holds (see candidateIds).
-  return importedToItem(line, derivedId(context.from, record.sourceId), context.now);
+  return importedToItem(line, derivedId(context.from, record.sourceId, context.namespace), context.now);
 }
 
 /** A refusal for the report: the error's code and message, and the policy's masked matches. */
@@ -130,7 +151,8 @@ export function mapRecord(
     throw new EngramError('PARAM_ERROR', 'The record has no source id');
   }
   const revisions = record.revisions ?? [];
-  const item = context.admit(toItem(record, context, revisions.length + 1, {}), false);
+  const hash = recordHash(record);
+  const item = context.admit(toItem(record, context, revisions.length + 1, {}, hash), false);
   const refused: ImportRefusal[] = [];
   const history: Omit<Revision, 'item_id'>[] = [];
   revisions.forEach((revision, index) => {
@@ -141,7 +163,7 @@ export function mapRecord(
         content: revision.content,
         title: revision.title ?? record.title,
         updated_at: revision.changed_at,
-      });
+      }, hash);
       // History passes admission too, privileged as in `engram import FILE`: what must never be
       // stored is refused, the quarantine rules (meant for new writes) are not applied.
       const admitted = context.admit(past, true);
@@ -152,5 +174,5 @@ export function mapRecord(
     }
   });
   const { sourceId, links = [], vector } = record;
-  return { mapped: { sourceId, item, history, links, vector, stated: statedFields(record) }, refused };
+  return { mapped: { sourceId, item, history, links, vector, stated: statedFields(record), hash }, refused };
 }

@@ -19,7 +19,8 @@ import { candidateIds, isImportOf, type MapContext, type MappedRecord, mapRecord
 import type { ImportSource, ImportSourceName, SourceEntry } from './source.js';
 
 export type { SourceImportReport } from './import-report.js';
-import { reimported } from './reimport.js';
+import { changedFields, reimported, storedHash } from './reimport.js';
+import { sanitiseReport } from './shown-text.js';
 import { loadSource } from './sources/index.js';
 
 export interface ImportFromInput {
@@ -28,6 +29,10 @@ export interface ImportFromInput {
   path: string;
   /** Read, map and check everything; write nothing. */
   dryRun?: boolean;
+  /** What `path` `-` reads (memtool, mem-context); the process's standard input by default. */
+  stdin?: NodeJS.ReadableStream;
+  /** Once aborted, the run writes the records read so far and stops (`interrupted` in the report). */
+  signal?: AbortSignal;
 }
 
 type Outcome = 'created' | 'updated' | 'unchanged';
@@ -35,6 +40,7 @@ type Outcome = 'created' | 'updated' | 'unchanged';
 interface Run {
   ctx: OperationContext;
   from: ImportSourceName;
+  namespace?: string;
   dryRun: boolean;
   report: SourceImportReport;
   /** Source id → engram id of the records stored or found unchanged. */
@@ -45,9 +51,9 @@ interface Run {
 
 /** Where a record goes: its stored item (a re-import), else the first free candidate id. */
 async function placeOf(run: Run, sourceId: string): Promise<{ id: string; existing?: MemoryItem }> {
-  const candidates = candidateIds(run.from, sourceId);
+  const candidates = candidateIds(run.from, sourceId, run.namespace);
   const found = await Promise.all(candidates.map((id) => run.ctx.store.items.get(id)));
-  const mine = found.findIndex((item) => item !== undefined && isImportOf(item, run.from, sourceId));
+  const mine = found.findIndex((item) => item !== undefined && isImportOf(item, run.from, sourceId, run.namespace));
   if (mine >= 0) return { id: candidates[mine] as string, existing: found[mine] };
   const free = found.findIndex((item) => item === undefined);
   if (free >= 0) return { id: candidates[free] as string };
@@ -68,7 +74,10 @@ async function writeOne(run: Run, record: MappedRecord, vector: Float32Array | u
     outcome = 'created';
     if (!run.dryRun) await writer.insert(incoming, 'import', { ...details, result: outcome }, { at: run.ctx.now(), history });
   } else {
-    const next = reimported(existing, incoming, record.stated);
+    const before = storedHash(existing);
+    const { record_hash: hash, record_fields: fields } = record.hash;
+    const changed = before.record_fields === undefined ? undefined : changedFields(before.record_fields, fields);
+    const next = before.record_hash === hash ? existing : reimported(existing, incoming, record.stated, changed);
     outcome = hasChanges(existing, next) ? 'updated' : 'unchanged';
     if (outcome === 'updated' && !run.dryRun) {
       await writer.update(nextVersion(existing, next, run.ctx.now()), 'import', { ...details, result: outcome });
@@ -111,9 +120,14 @@ function mapContext(run: Run, path: string): MapContext {
   return {
     from: run.from,
     path,
+    namespace: run.namespace,
     now: ctx.now(),
-    admit: (item, privileged) =>
-      admitWrite(item, { operation: 'import', actor: ctx.actor, now: ctx.now(), privileged }, ctx.admit).item,
+    admit: (item, privileged) => {
+      const admitted = admitWrite(item, { operation: 'import', actor: ctx.actor, now: ctx.now(), privileged }, ctx.admit).item;
+      // An old memory held for review is not a new write to let lapse: it waits for `engram review`
+      // without the quarantine's expiry (cleanup would archive it after 72 hours otherwise).
+      return admitted.quarantined && !item.quarantined ? { ...admitted, expires_at: item.expires_at } : admitted;
+    },
   };
 }
 
@@ -146,14 +160,26 @@ export async function runImport(
   const dryRun = input.dryRun === true;
   const report = emptyReport(input.from, input.path, dryRun);
   if (dryRun) report.mapping = source.mapping;
-  const run: Run = { ctx, from: input.from, dryRun, report, ids: new Map(), links: [] };
-  const mapping = mapContext(run, resolve(input.path));
+  const namespace = await source.namespace?.(input.path);
+  const run: Run = { ctx, from: input.from, namespace, dryRun, report, ids: new Map(), links: [] };
+  const mapping = mapContext(run, input.path === '-' ? '-' : resolve(input.path));
+  // The first record with a source id wins: a later one would overwrite it in the same run.
+  const seen = new Set<string>();
   let batch: MappedRecord[] = [];
-  for await (const entry of source.read(input.path)) {
+  for await (const entry of source.read(input.path, input.stdin)) {
+    if (input.signal?.aborted === true) {
+      report.interrupted = true;
+      break;
+    }
     if ('unmapped' in entry) {
       countUnmapped(run, entry);
       continue;
     }
+    if (seen.has(entry.record.sourceId)) {
+      countUnmapped(run, { unmapped: { where: entry.record.sourceId, reason: 'duplicate source id, first kept' } });
+      continue;
+    }
+    seen.add(entry.record.sourceId);
     report.read++;
     try {
       const { mapped, refused } = mapRecord(entry.record, mapping);
@@ -173,7 +199,14 @@ export async function runImport(
     }
   }
   await writeBatch(run, batch);
-  const pass = { store: ctx.store, writer: ctx.writer, source: input.from, ids: run.ids, now: ctx.now(), dryRun };
+  if (report.interrupted === true) {
+    // The links wait for the run that finishes: it finds these records unchanged and links them.
+    sanitiseReport(report);
+    return report;
+  }
+  const { store, writer } = ctx;
+  const pass = { store, writer, source: input.from, namespace, ids: run.ids, now: ctx.now(), dryRun };
   await writeLinks(run.links, pass, report);
+  sanitiseReport(report);
   return report;
 }

@@ -83,6 +83,15 @@ export interface ImportSource {
   expects: string;
   /** The field mapping `--dry-run` shows: source field → engram field. */
   mapping: ReadonlyArray<readonly [string, string]>;
-  /** Reads PATH; throws an EngramError (PARAM_ERROR, with a hint) when PATH is not this source. */
-  read(path: string): AsyncIterable<SourceEntry>;
+  /**
+   * The store PATH is, for a source whose ids are unique only within one store (basic-memory's
+   * permalinks, within a project folder): kept in `provenance.import.namespace` and part of the
+   * derived id, so two stores never update each other's items. Undefined: ids are global.
+   */
+  namespace?(path: string): Promise<string>;
+  /**
+   * Reads PATH (`-`: `stdin`, else the process's standard input, for the sources that allow it);
+   * throws an EngramError (PARAM_ERROR, with a hint) when PATH is not this source.
+   */
+  read(path: string, stdin?: NodeJS.ReadableStream): AsyncIterable<SourceEntry>;
 }

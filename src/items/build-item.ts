@@ -59,6 +59,17 @@ export function createItem(id: string, fields: ItemFields, now: string): MemoryI
   };
 }
 
+/**
+ * The provenance after an update: the given one, keeping the mark of an import (`import`, see
+ * `importers/`) when the given one has none, since a re-import finds its item by that mark.
+ */
+function updatedProvenance(existing: MemoryItem['provenance'], given: ItemFields['provenance']): MemoryItem['provenance'] {
+  if (given === undefined) return existing;
+  const mark = existing?.import;
+  if (mark === undefined || (given !== null && 'import' in given)) return given;
+  return { ...given, import: mark };
+}
+
 /** The item with the given fields applied; fields left undefined keep their current value. */
 export function mergeFields(existing: MemoryItem, fields: ItemFields): MemoryItem {
   const pick = <K extends keyof ItemFields & keyof MemoryItem>(key: K): MemoryItem[K] =>
@@ -78,7 +89,7 @@ export function mergeFields(existing: MemoryItem, fields: ItemFields): MemoryIte
     tags: fields.tags === undefined ? existing.tags : normaliseTerms(fields.tags),
     entities: fields.entities === undefined ? existing.entities : normaliseTerms(fields.entities),
     source: pick('source'),
-    provenance: pick('provenance'),
+    provenance: updatedProvenance(existing.provenance, fields.provenance),
     confidence: pick('confidence'),
     validation: pick('validation'),
     weight: pick('weight'),

@@ -67,7 +67,27 @@ async function importFrom(ctx: CliContext, name: string, path: string, flags: Im
   if (flags.strict === true) throw new EngramError('PARAM_ERROR', '--strict applies to JSONL files, not to --from');
   const dryRun = flags.dryRun === true;
   const engram = await ctx.open({ write: !dryRun, preview: dryRun });
-  const { embedding: _e, ...report } = await engram.importFrom({ from, path, dryRun });
+  // Ctrl-C stops after the batch being written; what is committed stays, a re-run finishes.
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  process.once('SIGINT', interrupt);
+  let result;
+  try {
+    result = await engram.importFrom({ from, path, dryRun, stdin: ctx.stdin, signal: stop.signal });
+  } finally {
+    process.off('SIGINT', interrupt);
+  }
+  const { embedding: _e, ...report } = result;
+  if (report.interrupted === true) {
+    ctx.warn(`interrupted after ${report.read} records; run the same command again to finish`);
+    return { kind: 'data', view: 'importFrom', data: report, exitCode: 130 };
+  }
+  if (report.quarantined > 0) {
+    const n = report.quarantined;
+    const verb = dryRun ? 'would be' : n === 1 ? 'is' : 'are';
+    ctx.warn(`${n} imported item${n === 1 ? '' : 's'} ${verb} quarantined: \`engram review\` lists them`);
+  }
+  if (report.read === 0 && report.not_mapped.length === 0) ctx.warn(`nothing to import in ${path}`);
   const left = report.refusals.length + report.not_mapped.length;
   if (left > 0) ctx.warn(`${left} refused or not mapped${dryRun ? ' (dry run)' : ''}: listed under refusals and not_mapped`);
   return { kind: 'data', view: 'importFrom', data: report, exitCode: left > 0 ? 1 : 0 };
@@ -86,13 +106,18 @@ export function configure(command: Command, run: Runner): void {
         'cat backup.jsonl | engram import -',
         'engram import --strict backup.jsonl',
         'engram import --from memtool memtool-export.jsonl --dry-run',
+        'memtool export | engram import --from memtool -',
         'engram import --from basic-memory ~/basic-memory',
       ),
     )
     .action(
       run(async (ctx: CliContext, source: string, flags: ImportFlags): Promise<CommandOutput> => {
         if (flags.from !== undefined) return importFrom(ctx, flags.from, source, flags);
-        if (flags.dryRun === true) throw new EngramError('PARAM_ERROR', '--dry-run applies to --from only');
+        if (flags.dryRun === true) {
+          throw new EngramError('PARAM_ERROR', '--dry-run applies to --from only', {
+            hint: `To preview another tool's store: engram import --from SOURCE ${source} --dry-run (SOURCE: ${IMPORT_SOURCES.join(', ')}).`,
+          });
+        }
         checkSource(source);
         const engram = await ctx.open({ write: true });
         const report = await engram.importLines(readLines(source, ctx), { strict: flags.strict === true });

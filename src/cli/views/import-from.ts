@@ -7,7 +7,7 @@ const row = (p: Palette, name: string, value: string) => `${p.dim(name.padEnd(16
 export function importFromView(d: SourceImportReport, p: Palette): string {
   const reasons = Object.entries(d.vectors.reasons).map(([why, n]) => `${n} ${why}`);
   const lines = [
-    row(p, 'from', `${d.from} ${d.path}${d.dry_run ? p.yellow(' (dry run: nothing written)') : ''}`),
+    row(p, 'from', `${d.from} ${d.path}${d.dry_run ? p.yellow(' (dry run: nothing written)') : ''}${d.interrupted === true ? p.yellow(' (interrupted)') : ''}`),
     row(p, 'read', String(d.read)),
     row(p, 'created', String(d.created)),
     row(p, 'updated', String(d.updated)),

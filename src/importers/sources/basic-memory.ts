@@ -8,7 +8,7 @@
  * `provenance.import`; relations become links to the notes they name (by title or permalink),
  * under engram's link type when the name is one (`supersedes`, `contradicts`, …), else `related`.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { ITEM_TYPES, type ItemType, LINK_TYPES, type LinkType } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceLink, SourceRecord } from '../source.js';
@@ -41,14 +41,22 @@ interface Note {
   modified: Date;
 }
 
-/** The Markdown files under `dir`, sorted; hidden folders and files (`.git`, `.obsidian`) skipped. */
-async function markdownFiles(dir: string): Promise<string[]> {
+/**
+ * The Markdown files under `dir`, sorted; hidden folders and files (`.git`, `.obsidian`) skipped.
+ * Symbolic links are not followed (they may lead out of the project, or in a loop): those to a
+ * note or a folder are listed in `links`, relative to `root`.
+ */
+async function markdownFiles(root: string, dir: string, links: string[]): Promise<string[]> {
   const found: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...(await markdownFiles(path)));
+    if (entry.isDirectory()) found.push(...(await markdownFiles(root, path, links)));
     else if (entry.isFile() && /\.md$/i.test(entry.name)) found.push(path);
+    else if (entry.isSymbolicLink()) {
+      const folder = await stat(path).then((s) => s.isDirectory(), () => false);
+      if (folder || /\.md$/i.test(entry.name)) links.push(relative(root, path).split(sep).join('/'));
+    }
   }
   return found.sort();
 }
@@ -108,7 +116,12 @@ function noteEntries(note: Note, ids: ReadonlyMap<string, string>): SourceEntry[
 async function* readFolder(path: string): AsyncIterable<SourceEntry> {
   requirePath(path, 'folder', 'the folder of basic-memory\'s notes (its project directory)');
   const notes: Note[] = [];
-  for (const file of await markdownFiles(path)) notes.push(await readNote(path, file));
+  const links: string[] = [];
+  for (const file of await markdownFiles(path, path, links)) notes.push(await readNote(path, file));
+  for (const link of links.sort()) {
+    const note = /\.md$/i.test(link);
+    yield { unmapped: { where: link, ...(note ? {} : { field: 'folder' }), reason: 'a symbolic link, not followed' } };
+  }
   // Relations name a note by its title or permalink: resolved once every note is known.
   const ids = new Map<string, string>();
   for (const note of notes) {
@@ -123,4 +136,10 @@ export const basicMemorySource: ImportSource = {
   expects: 'the folder of basic-memory\'s Markdown notes',
   mapping: MAPPING,
   read: readFolder,
+  // A permalink is unique within one project: the project folder (its real path) keeps two apart.
+  // A moved folder is another project to a re-import (its notes are created again).
+  namespace: async (path) => {
+    requirePath(path, 'folder', 'the folder of basic-memory\'s notes (its project directory)');
+    return realpath(path);
+  },
 };

@@ -9,18 +9,22 @@
  * dimension is the configured embedder's.
  */
 import { readFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
 import { EngramError } from '../../errors.js';
 import { engramWeight } from '../../forgetting/curve.js';
 import { LINK_TYPES, type LinkType, TIER_ALIASES, type Tier } from '../../types.js';
+import { shownText } from '../shown-text.js';
 import type { ImportSource, SourceEntry, SourceLink, SourceRecord, Unmapped } from '../source.js';
 import { isObject, refusedTag, requirePath, shownField, timestampProblem, toTagList, toTimestamp } from '../source-values.js';
 
-/** mem-context relation names that are engram link types under another name; the rest are `related`. */
+/** mem-context relation names that are engram link types under another name; the rest are `related`, and reported. */
 const RELATION_ALIASES: Readonly<Record<string, LinkType>> = {
   replaces: 'supersedes',
   merged_into: 'supersedes',
   extracted_from: 'derived_from',
   merged_from: 'derived_from',
+  related_to: 'related',
+  relates_to: 'related',
 };
 
 const MAPPING = [
@@ -34,7 +38,7 @@ const MAPPING = [
   ['files, scope, session_id, metadata', 'provenance.import'],
   ['created_at, updated_at', 'created_at, updated_at (UTC)'],
   ['access_count, last_accessed', 'usage_count, last_used_at'],
-  ['relations (source_id, target_id, relation_type)', 'links (other names: related)'],
+  ['relations (source_id, target_id, relation_type)', 'links (other names: related, and listed under not_mapped)'],
   ['embedding / vector', 'the item\'s vector when its dimension is the embedder\'s, else dropped'],
 ] as const;
 
@@ -44,10 +48,13 @@ const KNOWN = new Set([
   'embedding', 'vector',
 ]);
 
-function linkType(name: unknown): LinkType | undefined {
+/** The engram link type of a relation name; `exact` is false when it fell back to `related`. */
+function linkType(name: unknown): { type: LinkType; exact: boolean } | undefined {
   if (typeof name !== 'string') return undefined;
   const lower = name.toLowerCase();
-  return (LINK_TYPES as readonly string[]).includes(lower) ? (lower as LinkType) : (RELATION_ALIASES[lower] ?? 'related');
+  if ((LINK_TYPES as readonly string[]).includes(lower)) return { type: lower as LinkType, exact: true };
+  const alias = RELATION_ALIASES[lower];
+  return alias === undefined ? { type: 'related', exact: false } : { type: alias, exact: true };
 }
 
 function fenced(title: string, body: unknown, lang: string): string {
@@ -120,32 +127,37 @@ export function memContextRecord(json: Record<string, unknown>, where: string, l
   return [{ record }, ...dropped.map((unmapped) => ({ unmapped }))];
 }
 
-/** The relations by their source memory; those that name no memory are reported. */
+/** The relations by their source memory; those that name no memory, or no engram link type, are reported. */
 function groupRelations(
   relations: unknown[],
   ids: ReadonlySet<string>,
-): { bySource: Map<string, SourceLink[]>; orphans: Unmapped[] } {
+): { bySource: Map<string, SourceLink[]>; notes: Unmapped[] } {
   const bySource = new Map<string, SourceLink[]>();
-  const orphans: Unmapped[] = [];
+  const notes: Unmapped[] = [];
   relations.forEach((relation, index) => {
     const r = isObject(relation) ? relation : {};
     const from = r.source_id ?? r.from_id ?? r.source;
     const to = r.target_id ?? r.to_id ?? r.target;
-    const type = linkType(r.relation_type ?? r.type ?? 'related');
+    const name = r.relation_type ?? r.type ?? 'related';
+    const type = linkType(name);
     if (typeof from !== 'string' || typeof to !== 'string' || type === undefined || !ids.has(from)) {
-      orphans.push({ where: `relation ${index + 1}`, field: 'relations', reason: 'its source is not a memory of the export' });
+      notes.push({ where: `relation ${index + 1}`, field: 'relations', reason: 'its source is not a memory of the export' });
       return;
     }
-    bySource.set(from, [...(bySource.get(from) ?? []), { to, type }]);
+    if (!type.exact) {
+      notes.push({ where: from, field: 'relations', reason: `relation '${shownText(String(name))}' to ${shownText(to)} has no engram type; kept as related` });
+    }
+    bySource.set(from, [...(bySource.get(from) ?? []), { to, type: type.type }]);
   });
-  return { bySource, orphans };
+  return { bySource, notes };
 }
 
-async function* readExport(path: string): AsyncIterable<SourceEntry> {
-  requirePath(path, 'file', 'the JSON file mem-context export wrote');
+async function* readExport(path: string, stdin: NodeJS.ReadableStream = process.stdin): AsyncIterable<SourceEntry> {
+  if (path !== '-') requirePath(path, 'file', 'the JSON file mem-context export wrote (or - for standard input)');
   let json: unknown;
   try {
-    json = JSON.parse((await readFile(path, 'utf8')).replace(/^\uFEFF/, ''));
+    const raw = path === '-' ? await text(stdin) : await readFile(path, 'utf8');
+    json = JSON.parse(raw.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new EngramError('PARAM_ERROR', `${path} is not a mem-context export (not JSON)`, {
       hint: 'Give the file `mem-context export -o FILE` wrote.',
@@ -162,13 +174,13 @@ async function* readExport(path: string): AsyncIterable<SourceEntry> {
   }
   const relations = isObject(json) && Array.isArray(json.relations) ? json.relations : [];
   const ids = new Set(memories.flatMap((m) => (isObject(m) && typeof m.id === 'string' ? [m.id] : [])));
-  const { bySource, orphans } = groupRelations(relations, ids);
+  const { bySource, notes } = groupRelations(relations, ids);
   for (const [index, memory] of memories.entries()) {
     const where = `memory ${index + 1}`;
     if (!isObject(memory)) yield { unmapped: { where, reason: 'not a JSON object' } };
     else yield* memContextRecord(memory, where, typeof memory.id === 'string' ? (bySource.get(memory.id) ?? []) : []);
   }
-  for (const unmapped of orphans) yield { unmapped };
+  for (const unmapped of notes) yield { unmapped };
 }
 
 export const memContextSource: ImportSource = {

@@ -181,8 +181,10 @@ function provenanceOf(
   if (extra !== undefined) provenance.columns = extra;
 }
 
-function recordOf(row: ForeignRow, ctx: Context): { record?: SourceRecord; notes: Unmapped[] } {
-  const id = text(row.id) ?? String(plain(row.id));
+function recordOf(row: ForeignRow, ctx: Context, position: number): { record?: SourceRecord; notes: Unmapped[] } {
+  const raw = plain(row.id);
+  const id = text(row.id) ?? (typeof raw === 'number' ? String(raw) : undefined);
+  if (id === undefined) return { notes: [{ where: `row ${position}`, reason: 'no usable id' }] };
   const notes: Unmapped[] = [];
   const content = contentOf(row.content) ?? '';
   if (content.trim() === '') return { notes: [{ where: id, reason: contentProblem(row.content) }] };
@@ -239,8 +241,9 @@ function* entries(db: ForeignDatabase): Generator<SourceEntry> {
     labels: loadCorpusLabels(db),
     absent: (id) => (ids.has(id) ? undefined : 'is not in the database'),
   };
+  let position = 0;
   for (const row of db.prepare('SELECT * FROM memory_items ORDER BY rowid').iterate()) {
-    const { record, notes } = recordOf(row, ctx);
+    const { record, notes } = recordOf(row, ctx, ++position);
     for (const unmapped of notes) yield { unmapped };
     if (record !== undefined) yield { record };
   }

@@ -76,9 +76,15 @@ export function memtoolRecord(json: Record<string, unknown>, where: string): Sou
   return [{ record }, ...dropped.map((unmapped) => ({ unmapped }))];
 }
 
-async function* readExport(path: string): AsyncIterable<SourceEntry> {
-  requirePath(path, 'file', 'the JSONL file memtool export wrote');
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Number.POSITIVE_INFINITY });
+/** An object of `engram export` (an engram item has a tier and a content hash; memtool's none). */
+function isEngramExport(json: unknown): boolean {
+  return isObject(json) && 'content_hash' in json && 'tier' in json;
+}
+
+async function* readExport(path: string, stdin: NodeJS.ReadableStream = process.stdin): AsyncIterable<SourceEntry> {
+  if (path !== '-') requirePath(path, 'file', 'the JSONL file memtool export wrote (or - for standard input)');
+  const input = path === '-' ? stdin : createReadStream(path, { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let number = 0;
   let seen = false;
   for await (const raw of lines) {
@@ -90,6 +96,12 @@ async function* readExport(path: string): AsyncIterable<SourceEntry> {
       json = JSON.parse(text);
     } catch {
       json = undefined;
+    }
+    if (!seen && isEngramExport(json)) {
+      throw new EngramError('PARAM_ERROR', `${path} is an engram export, not a memtool export`, {
+        hint: `Import it with \`engram import ${path}\` (no --from): it keeps every engram field.`,
+        details: { path, line: number },
+      });
     }
     if (!seen && !(isObject(json) && 'content' in json)) {
       throw new EngramError('PARAM_ERROR', `${path} is not a memtool export (line ${number} is not a memtool item)`, {
