@@ -67,6 +67,7 @@ export type ErrorFix
     | 'chunk_long_text'
     | 'see_policy_rules'
     | 'lenient_import'
+    | 'plain_import'
     | 'rewrite_config'
     | 'verbose'
     // The store's errors (src/store/sqlite/).
@@ -98,6 +99,7 @@ export const FIX_HINTS: Readonly<Record<ErrorFix, string>> = Object.freeze({
   chunk_long_text: 'Ingest it as a file (ingest chunks long text) or store it as type pointer.',
   see_policy_rules: 'See the policy rules.',
   lenient_import: 'Without strict, unknown keys are ignored and counted under unknown_keys.',
+  plain_import: 'Import it as engram\'s own export, with no source named: that keeps every engram field.',
   rewrite_config: 'Fix or delete the file; initialising the store again writes a fresh one.',
   verbose: 'Run again with verbose output for details.',
   check_store_path: 'Check the store path; restore from an export if the file is damaged.',

@@ -46,7 +46,7 @@ test('memtool and mem-context: an engram export is refused with a hint, - reads 
   assert.equal(wrong.code, 2);
   assert.equal(wrong.error?.error, 'PARAM_ERROR');
   assert.match(String(wrong.error?.message), /is an engram export, not a memtool export/);
-  assert.match(String(wrong.error?.hint), /engram import .*engram-export\.jsonl/);
+  assert.match(String(wrong.error?.hint), /engram import FILE` \(no --from\)/);
 
   const target = join(dir, 'target.db');
   const lines = `${JSON.stringify({ id: 'u1', type: 'project', content: 'Read from a pipe' })}\n`;

@@ -67,10 +67,10 @@ test('mem-context, memctl, mcp-memory-service and memtool: a comma tag is split,
   assert.equal(tagNotes(fromMcp.notes).length, 1);
 
   const memtool = join(dir, 'memtool.jsonl');
-  writeFileSync(memtool, `${JSON.stringify({ id: 'x1', content: 'Logs rotate daily.', tags: ['a,b'] })}\n${JSON.stringify({ id: 'x2', content: 'Logs ship hourly.', tags: ['x\ny'] })}\n`);
+  writeFileSync(memtool, `${JSON.stringify({ id: 'x1', content: 'Logs rotate daily.', tags: ['a,b'] })}\n${JSON.stringify({ id: 'x2', content: 'Logs ship hourly.', tags: ['x\ny', 'ok'] })}\n`);
   const fromMemtool = await readAll(memtoolSource, memtool);
   assert.deepEqual(fromMemtool.records[0]?.tags, ['a', 'b']);
-  assert.equal(fromMemtool.records[1]?.tags, undefined);
+  assert.deepEqual(fromMemtool.records[1]?.tags, ['ok'], 'the other tags of the record are kept');
   assert.equal(tagNotes(fromMemtool.notes).length, 1, 'listed, not imported as it is');
 });
 

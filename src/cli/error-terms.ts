@@ -26,6 +26,7 @@ const CLI_FIXES: Readonly<Record<ErrorFix, CliFix>> = Object.freeze({
   chunk_long_text: { hint: 'Use `engram ingest FILE` (it chunks long text) or store it as --type pointer.' },
   see_policy_rules: { hint: 'See `engram policy rules`.' },
   lenient_import: { hint: 'Without --strict unknown keys are ignored and counted under unknown_keys.' },
+  plain_import: { hint: 'Import it with `engram import FILE` (no --from): that keeps every engram field.' },
   rewrite_config: { hint: 'Fix or delete the file; `engram init` writes a fresh one.' },
   verbose: { hint: 'Run again with --verbose for details.' },
   check_store_path: { hint: 'Check --db / ENGRAM_DB; restore from an `engram export` if the file is damaged.' },

@@ -7,10 +7,10 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { EngramError } from '../../errors.js';
+import { EngramError, FIX_HINTS } from '../../errors.js';
 import { LAYERS, type Layer } from '../../types.js';
 import type { ImportSource, SourceEntry, SourceRecord, Unmapped } from '../source.js';
-import { isObject, requirePath, shownField, toStringList, toTimestamp } from '../source-values.js';
+import { isObject, refusedTag, requirePath, shownField, toTagList, toTimestamp } from '../source-values.js';
 
 /** memtool's confidence scores (its design, §8.1). */
 const CONFIDENCE: Readonly<Record<string, number>> = { high: 1.0, medium: 0.6, low: 0.3 };
@@ -58,9 +58,10 @@ export function memtoolRecord(json: Record<string, unknown>, where: string): Sou
   };
   if (LAYERS.includes(json.type as Layer)) record.layer = json.type as Layer;
   else if (json.type !== undefined && json.type !== null) drop('type', 'not project, feature or run');
-  const tags = toStringList(json.tags ?? json.tags_json ?? []);
+  const tags = toTagList(json.tags ?? json.tags_json ?? []);
   if (tags === undefined) drop('tags', 'not a list of strings');
-  else record.tags = tags;
+  else record.tags = tags.tags;
+  for (const tag of tags?.refused ?? []) drop('tags', refusedTag(tag));
   if (typeof json.weight === 'number' && json.weight >= 0) record.weight = json.weight;
   else if (json.weight !== undefined && json.weight !== null) drop('weight', 'not a number of 0 or more');
   const level = json.confidence ?? json.confidence_level;
@@ -99,7 +100,8 @@ async function* readExport(path: string, stdin: NodeJS.ReadableStream = process.
     }
     if (!seen && isEngramExport(json)) {
       throw new EngramError('PARAM_ERROR', `${path} is an engram export, not a memtool export`, {
-        hint: `Import it with \`engram import ${path}\` (no --from): it keeps every engram field.`,
+        hint: FIX_HINTS.plain_import,
+        fix: 'plain_import',
         details: { path, line: number },
       });
     }
