@@ -8,7 +8,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import type { ImportSource, SourceRecord, Unmapped } from '../src/importers/source.js';
 import { readTimestamp, toTimestamp } from '../src/importers/source-values.js';
 import { basicMemorySource } from '../src/importers/sources/basic-memory.js';
 import { mcpMemoryServiceSource } from '../src/importers/sources/mcp-memory-service.js';
@@ -16,18 +15,10 @@ import { memContextSource } from '../src/importers/sources/mem-context.js';
 import { memctlSource } from '../src/importers/sources/memctl.js';
 import { memtoolSource } from '../src/importers/sources/memtool.js';
 import { tempDir } from './helpers.js';
+import type { Unmapped } from '../src/importers/source.js';
+import { readAll } from './import-helpers.js';
 
 const TIMEOUT = { timeout: 60_000 };
-
-async function readAll(source: ImportSource, path: string): Promise<{ records: SourceRecord[]; notes: Unmapped[] }> {
-  const records: SourceRecord[] = [];
-  const notes: Unmapped[] = [];
-  for await (const entry of source.read(path)) {
-    if ('record' in entry) records.push(entry.record);
-    else notes.push(entry.unmapped);
-  }
-  return { records, notes };
-}
 
 const noteOf = (notes: Unmapped[], field: string) => notes.find((n) => n.field === field)?.reason ?? '';
 

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cli, type CliOptions, type CliRun } from './helpers.js';
 import type { OperationContext } from '../src/context.js';
 import type { SourceImportReport } from '../src/index.js';
+import type { ImportSource, SourceRecord, Unmapped } from '../src/importers/source.js';
 import { createItemWriter } from '../src/items/writer.js';
 import { createIndexer } from '../src/search/indexer.js';
 import { loadSegmenter } from '../src/search/segment.js';
@@ -99,4 +100,18 @@ export function withoutHash(provenance: Record<string, unknown> | null): Record<
   assert.match(String(hash), /^[0-9a-f]{16}$/, 'the import keeps the record\'s hash');
   assert.equal(typeof fields, 'object', 'and the hash of each of its fields');
   return { ...provenance, import: rest };
+}
+
+/** Every entry a reader gives for `path`: the records, and the notes on what it could not map. */
+export async function readAll(
+  source: ImportSource,
+  path: string,
+): Promise<{ records: SourceRecord[]; notes: Unmapped[] }> {
+  const records: SourceRecord[] = [];
+  const notes: Unmapped[] = [];
+  for await (const entry of source.read(path)) {
+    if ('record' in entry) records.push(entry.record);
+    else notes.push(entry.unmapped);
+  }
+  return { records, notes };
 }

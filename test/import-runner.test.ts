@@ -8,15 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'node:test';
-import type { OperationContext } from '../src/context.js';
 import { runImport } from '../src/importers/run-import.js';
 import type { ImportSource, SourceEntry } from '../src/importers/source.js';
-import { createItemWriter } from '../src/items/writer.js';
-import { createIndexer } from '../src/search/indexer.js';
-import { loadSegmenter } from '../src/search/segment.js';
-import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { cli, tempDir } from './helpers.js';
-import { assertAddsUp, secretValue, storeBytes } from './import-helpers.js';
+import { assertAddsUp, importContext, secretValue, storeBytes } from './import-helpers.js';
 
 const TIMEOUT = { timeout: 300_000 };
 
@@ -31,25 +26,10 @@ function source(entries: SourceEntry[]): ImportSource {
   };
 }
 
-function context(db: string): OperationContext {
-  const store = createSqliteStore(db);
-  const indexer = createIndexer({ loadSegmenter });
-  return {
-    store,
-    indexer,
-    writer: createItemWriter({ store, indexer, actor: null }),
-    clock: () => new Date(),
-    now: () => new Date().toISOString(),
-    actor: null,
-    fullText: true,
-    defaultSecrecy: 'S3',
-  };
-}
-
 test('runner: history with a refused past version, links by source id within and across runs, kept ids, dry run', TIMEOUT, async (t) => {
   const dir = tempDir(t, 'engram-import-runner-');
   const db = join(dir, 'memory.db');
-  const ctx = context(db);
+  const ctx = importContext(db);
   t.after(() => void ctx.store.close());
   const secret = secretValue(1, 'runner');
   const entries: SourceEntry[] = [

@@ -8,25 +8,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import type { ImportSource, SourceRecord, Unmapped } from '../src/importers/source.js';
 import { splitTags, toStringList, toTagList } from '../src/importers/source-values.js';
 import { mcpMemoryServiceSource } from '../src/importers/sources/mcp-memory-service.js';
 import { memContextSource } from '../src/importers/sources/mem-context.js';
 import { memctlSource } from '../src/importers/sources/memctl.js';
 import { memtoolSource } from '../src/importers/sources/memtool.js';
 import { cli, tempDir } from './helpers.js';
+import type { Unmapped } from '../src/importers/source.js';
+import { readAll } from './import-helpers.js';
 
 const TIMEOUT = { timeout: 60_000 };
-
-async function readAll(source: ImportSource, path: string): Promise<{ records: SourceRecord[]; notes: Unmapped[] }> {
-  const records: SourceRecord[] = [];
-  const notes: Unmapped[] = [];
-  for await (const entry of source.read(path)) {
-    if ('record' in entry) records.push(entry.record);
-    else notes.push(entry.unmapped);
-  }
-  return { records, notes };
-}
 
 const tagNotes = (notes: Unmapped[]) => notes.filter((n) => n.field === 'tags').map((n) => n.reason);
 
