@@ -25,8 +25,11 @@ test('retry delays double with equal jitter, never past the cap; Retry-After win
 });
 
 test('statuses: 408, 429 and 5xx are retried; other 4xx are refusals', () => {
-  assert.deepEqual(statusFailure(429, '', '1'), { cause: 'HTTP 429: (empty answer)', retry: true, retryAfterMs: 1000 });
+  assert.deepEqual(statusFailure(429, '', '1'), {
+    cause: 'HTTP 429: (empty answer)', retry: true, retryAfterMs: 1000, rateLimited: true,
+  });
   assert.equal(statusFailure(408, '', null).retry, true);
+  assert.equal(statusFailure(408, '', null).rateLimited, undefined, 'only 429 is a rate limit');
   assert.equal(statusFailure(502, '', null).retry, true);
   for (const status of [400, 401, 403, 404, 413, 422]) {
     const failure = statusFailure(status, 'x', '5');
