@@ -1,6 +1,6 @@
 /**
  * Shared pieces of the `engram import --from` tests: secrets built at run time (never written in
- * a file of the repository), a seeded generator for fixtures, the store's bytes, the report's sums.
+ * a file of the repository), the store's bytes, the report's sums.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -13,18 +13,6 @@ import { createItemWriter } from '../src/items/writer.js';
 import { createIndexer } from '../src/search/indexer.js';
 import { loadSegmenter } from '../src/search/segment.js';
 import { createSqliteStore } from '../src/store/sqlite/store.js';
-
-/** A small seeded generator (mulberry32): fixtures are the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 

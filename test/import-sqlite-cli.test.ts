@@ -36,6 +36,16 @@ async function itemsOf(db: string): Promise<Map<string, MemoryItem>> {
   }
 }
 
+/** A second import of the same source: every record unchanged, no item and no link added. */
+async function assertReimportAddsNothing(again: Report, created: number, db: string): Promise<void> {
+  assertAddsUp(again);
+  assert.equal(again.created, 0, 're-import adds nothing');
+  assert.equal(again.updated, 0);
+  assert.equal(again.unchanged, created);
+  assert.equal(again.links.created, 0);
+  assert.equal((await itemsOf(db)).size, created);
+}
+
 test('memctl: a 1,200-item memory.db imported through the CLI, field by field; secrets refused; re-import adds nothing', TIMEOUT, async (t) => {
   const dir = tempDir(t, 'engram-import-memctl-');
   const db = join(dir, 'engram.db');
@@ -119,13 +129,7 @@ test('memctl: a 1,200-item memory.db imported through the CLI, field by field; s
   const links = await engram.links(items[58]?.id ?? '');
   assert.ok(links.some((l) => l.type === 'supersedes' && l.dst_id === items[59]?.id), 'superseded_by is a supersedes link');
 
-  const again = run(db, embedder, 'memctl', path);
-  assertAddsUp(again.report);
-  assert.equal(again.report.created, 0, 're-import adds nothing');
-  assert.equal(again.report.updated, 0);
-  assert.equal(again.report.unchanged, r.created);
-  assert.equal(again.report.links.created, 0);
-  assert.equal((await itemsOf(db)).size, r.created);
+  await assertReimportAddsNothing(run(db, embedder, 'memctl', path).report, r.created, db);
 
   // memctl goes on: one item edited, one added; the next import updates the one, adds the other.
   const source = new Database(path);
@@ -203,11 +207,5 @@ test('mcp-memory-service: a 1,100-memory sqlite_vec.db imported through the CLI,
   const older = stored.get(memories[59]?.content_hash ?? '')?.id;
   assert.ok(lineage.some((l) => l.type === 'supersedes' && l.dst_id === older), 'memory evolution: the new version supersedes the old');
 
-  const again = run(db, embedder, 'mcp-memory-service', path);
-  assertAddsUp(again.report);
-  assert.equal(again.report.created, 0, 're-import adds nothing');
-  assert.equal(again.report.updated, 0);
-  assert.equal(again.report.unchanged, r.created);
-  assert.equal(again.report.links.created, 0);
-  assert.equal((await itemsOf(db)).size, r.created);
+  await assertReimportAddsNothing(run(db, embedder, 'mcp-memory-service', path).report, r.created, db);
 });
