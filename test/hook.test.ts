@@ -79,6 +79,16 @@ describe('engram hook', () => {
     assert.deepEqual([fast.code, brief.code], [0, 0]);
     assert.match(fast.stdout, /fly\.io/);
     assert.equal(context(fast.stdout, 'SessionStart').trimEnd(), brief.stdout.trimEnd(), 'the brief, as `engram brief` prints it');
+    // Lines the full CLI reads: still the hook's answer, and never a usage error.
+    const full = cli(['--json', '-qv', 'hook', 'session-start'], { cwd: dir, input: sessionStart(dir) });
+    assert.equal(full.code, 0);
+    assert.match(context(full.stdout, 'SessionStart'), /fly\.io/, 'the hook answer, not a JSON envelope');
+    for (const args of [['--format', 'json', 'hook', 'stop'], ['--unknown', 'hook', 'stop']]) {
+      const run = cli(args, { cwd: dir, input: '{}', env: { ENGRAM_FORMAT: 'xml' } });
+      assert.deepEqual([run.code, run.stdout], [0, ''], `${args.join(' ')}: exit 0, nothing said`);
+    }
+    const huge = cli(['hook', 'session-start', '--budget', '1e9'], { cwd: dir, input: sessionStart(dir) });
+    assert.match(context(huge.stdout, 'SessionStart'), /budget=600\]/, 'an out-of-range budget falls back to the default');
     const badEnv = cli(['hook', 'session-start'], { cwd: dir, input: sessionStart(dir), env: { ENGRAM_FORMAT: 'xml' } });
     assert.equal(badEnv.code, 0, 'a bad ENGRAM_FORMAT does not fail a hook');
     assert.match(badEnv.stdout, /fly\.io/);

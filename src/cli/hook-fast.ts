@@ -94,9 +94,14 @@ export interface HookIo {
 
 /** Runs the hook; always exit code 0 (see `commands/hook.ts`). */
 export async function runHookLine(line: HookLine, io: HookIo): Promise<number> {
+  let settings: CliContext['settings'] | undefined;
+  // Whatever escapes (a stream's error thrown outside any promise) ends the hook as "nothing to add".
+  process.on('uncaughtException', (error) => {
+    if (settings !== undefined) logHookError(settings, String(line.event), error);
+    process.exit(0);
+  });
   const output = createOutput({ format: 'text', explicit: false, quiet: line.quiet, color: false, ...io });
   const stores = createStoreOpener(output);
-  let settings: CliContext['settings'] | undefined;
   try {
     settings = createSettings({ env: io.env, cwd: io.cwd });
     settings = settings.withFlags(line.globals);
@@ -113,6 +118,8 @@ export async function runHookLine(line: HookLine, io: HookIo): Promise<number> {
     if (settings !== undefined) logHookError(settings, String(line.event), error);
   } finally {
     stores.close();
+    // Done with the input: a client that keeps stdin open does not keep the hook running.
+    (io.stdin as { destroy?: () => void }).destroy?.();
   }
   return 0;
 }

@@ -73,12 +73,14 @@ async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
 /** Runs the CLI once and returns the process exit code. */
 export async function runCli(io: CliIo): Promise<number> {
   const base = createSettings({ env: io.env, cwd: io.cwd });
+  // A session hook answers in its client's protocol, whatever the format, and never fails the agent.
+  const hook = invokedCommand(io.argv) === 'hook';
   const picked = pickFormat(io.argv, base.formatEnv, io.stdout.isTTY === true);
   const verbose = io.argv.includes('--verbose') || io.argv.includes('-v');
   const quiet = io.argv.includes('--quiet') || io.argv.includes('-q');
   const output: Output = createOutput({
     format: picked.format,
-    explicit: picked.explicit,
+    explicit: picked.explicit && !hook,
     quiet,
     color: picked.format === 'text' && io.stdout.isTTY === true && !base.noColor,
     stdout: io.stdout,
@@ -108,19 +110,20 @@ export async function runCli(io: CliIo): Promise<number> {
 
   const program = await buildProgram(run, io);
   try {
-    if (picked.problem) throw picked.problem;
+    if (picked.problem && !hook) throw picked.problem;
     await program.parseAsync(io.argv, { from: 'user' });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      if (hook) return 0;
       if (error.code === 'commander.help') return error.exitCode;
       output.error(fromCommander(error, program, io.argv), verbose);
       return 2;
     }
     const failure = inCliTerms(toEngramError(error));
     output.error(failure, verbose);
-    return failure.exitCode;
+    return hook ? 0 : failure.exitCode;
   } finally {
     stores.close();
   }

@@ -54,7 +54,7 @@ export interface HookFlags {
 /** The budget flag as a whole number ≥ 1; undefined (the default) otherwise. */
 function budgetOf(value: string | undefined): number | undefined {
   const budget = Number(value);
-  return value !== undefined && Number.isInteger(budget) && budget >= 1 ? budget : undefined;
+  return value !== undefined && Number.isInteger(budget) && budget >= 1 && budget <= 1_000_000 ? budget : undefined;
 }
 
 const CLIENT_EVENT: Partial<Record<HookEvent, string>> = {
@@ -153,19 +153,19 @@ export async function hookCommand(ctx: CliContext, name: string | undefined, fla
   }, bound + 1000);
   hardStop.unref();
   try {
-    const bytes = ctx.stdin.isTTY === true ? Buffer.alloc(0) : await readStdinBytes(ctx.stdin, MAX_PAYLOAD_BYTES);
-    const payload = parsePayload(bytes.toString('utf8'));
-    if (payload === undefined) {
-      logHookError(ctx.settings, event, new Error('the hook input on stdin is not a JSON object'));
-      return { kind: 'block', text: '', data: {} };
-    }
+    // The bound counts from the start: a client that keeps stdin open waits no longer for it.
     const deadline = new Promise<string>((resolve) => {
       timer = setTimeout(() => {
         logHookError(ctx.settings, event, new Error(`gave up after ${bound} ms`));
         resolve('');
       }, bound);
     });
-    const work = answer(ctx, event, payload, flags).catch((error: unknown) => {
+    const work = (async () => {
+      const bytes = ctx.stdin.isTTY === true ? Buffer.alloc(0) : await readStdinBytes(ctx.stdin, MAX_PAYLOAD_BYTES);
+      const payload = parsePayload(bytes.toString('utf8'));
+      if (payload === undefined) throw new Error('the hook input on stdin is not a JSON object');
+      return answer(ctx, event, payload, flags);
+    })().catch((error: unknown) => {
       logHookError(ctx.settings, event, error);
       return '';
     });
