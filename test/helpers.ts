@@ -47,6 +47,8 @@ function baseEnv(options: CliOptions): NodeJS.ProcessEnv {
     if (key.startsWith('ENGRAM_') && !(options.env && key in options.env)) delete env[key];
   }
   env.HOME = options.env?.HOME ?? options.cwd ?? env.HOME;
+  // A daemon the developer runs never answers a test's commands (test/daemon.test.ts starts its own).
+  if (!(options.env && 'ENGRAM_DAEMON' in options.env)) env.ENGRAM_DAEMON = 'off';
   return env;
 }
 

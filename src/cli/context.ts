@@ -75,12 +75,14 @@ export interface CliContext {
   info(message: string): void;
   /** A progress line on stderr, redrawn in place on a terminal; silent when piped or with `-q`. */
   progress(message: string): void;
+  /** Ends the command at once with `code` (the process, or in `engram daemon` only the command). */
+  exit(code: number): void;
 }
 
 /** What a command context is built from: the run's streams, its output and its store opener. */
 export interface ContextParts {
   settings: Settings;
-  io: { cwd: string; stdin: CliContext['stdin']; stderr: CliContext['stderr'] };
+  io: { cwd: string; stdin: CliContext['stdin']; stderr: CliContext['stderr']; exit?: (code: number) => void };
   output: Pick<Output, 'warn' | 'info' | 'progress'>;
   stores: Pick<StoreOpener, 'open'>;
   verbose: boolean;
@@ -98,5 +100,6 @@ export function commandContext({ settings, io, output, stores, verbose }: Contex
     progress: (message) => output.progress(message),
     verbose,
     open: (options) => stores.open(settings, options),
+    exit: io.exit ?? ((code) => process.exit(code)),
   };
 }

@@ -6,8 +6,9 @@
 import { EngramError } from '../errors.js';
 import type { OutputFormat } from './output.js';
 
-/** Program-level flags that take a value (their value is not a command name). */
-const VALUE_FLAGS = new Set(['--db', '--format', '--session', '--embedder', '--tokenizer']);
+import { invokedCommand } from './command-word.js';
+
+export { invokedCommand };
 
 /** Commands whose own --format flag is not the output format. */
 export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest', 'capture', 'hook']);
@@ -22,18 +23,6 @@ export interface GlobalFlags {
   session?: string;
   embedder?: string;
   tokenizer?: string;
-}
-
-/** The command named on the command line (`engram help put` names put), if any. */
-export function invokedCommand(argv: readonly string[]): string | undefined {
-  const words: string[] = [];
-  for (let i = 0; i < argv.length && words.length < 2; i++) {
-    const arg = argv[i] ?? '';
-    if (arg === '--') break;
-    if (VALUE_FLAGS.has(arg)) i++;
-    else if (!arg.startsWith('-')) words.push(arg);
-  }
-  return words[0] === 'help' ? words[1] : words[0];
 }
 
 function formatError(value: string, source: string): EngramError {

@@ -7,6 +7,8 @@
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import { VERSION } from '../version.js';
+import { DAEMON_COMMANDS } from './daemon/commands.js';
+import { invokedCommand } from './command-word.js';
 
 // Node 22.1+ can keep the compiled code of the modules it loads in a cache directory, so later
 // runs skip that compilation; Node 20 has no such cache and ignores this.
@@ -36,13 +38,23 @@ if (only === '--version' || only === '-V') {
 } else {
   const { env, stdin, stdout, stderr } = process;
   const io = { env, cwd: process.cwd(), stdin, stdout, stderr };
-  // An agent client's session hook is answered without the command-line parser (hook-fast.ts).
-  const hook = argv.includes('hook') ? await import('./hook-fast.js') : undefined;
-  const line = hook?.parseHookLine(argv);
-  if (hook !== undefined && line !== undefined) {
-    process.exitCode = await hook.runHookLine(line, io);
+  // With `engram daemon` running, the commands agents call in loops run there, warm (daemon/client.ts).
+  const command = invokedCommand(argv);
+  const client = command !== undefined && DAEMON_COMMANDS.has(command) && env.ENGRAM_DAEMON !== 'off'
+    ? await import('./daemon/client.js')
+    : undefined;
+  const served = client === undefined ? undefined : await client.runInDaemon(argv, io);
+  if (served !== undefined) {
+    process.exitCode = served;
   } else {
-    const { runCli } = await import('./run-cli.js');
-    process.exitCode = await runCli({ argv, ...io });
+    // An agent client's session hook is answered without the command-line parser (hook-fast.ts).
+    const hook = argv.includes('hook') ? await import('./hook-fast.js') : undefined;
+    const line = hook?.parseHookLine(argv);
+    if (hook !== undefined && line !== undefined) {
+      process.exitCode = await hook.runHookLine(line, io);
+    } else {
+      const { runCli } = await import('./run-cli.js');
+      process.exitCode = await runCli({ argv, ...io });
+    }
   }
 }

@@ -24,6 +24,8 @@ export interface CliIo {
   stdin: CliContext['stdin'];
   stdout: OutputStream;
   stderr: OutputStream;
+  /** Ends the run at once (default: the process); `engram daemon` ends only the command. */
+  exit?: (code: number) => void;
 }
 
 async function buildProgram(run: Runner, io: CliIo): Promise<Command> {

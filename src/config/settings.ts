@@ -12,6 +12,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { EngramError } from '../errors.js';
 import { SECRECY_TIERS, type Secrecy, TOKENIZER_NAMES, type TokenizerName } from '../types.js';
 import { isHostedOpenAi, OPENAI_URL, splitModelUrl } from '../util/model-url.js';
+import { daemonDir } from './daemon-dir.js';
 import { CONFIG_FILE, discoverStore, STORE_DIR, type StoreLocation } from './discover-store.js';
 import { type FtsTokenizerPreset, ftsTokenizerFromEnv, localeFtsTokenizer } from './fts-tokenizer.js';
 import type { AutoConsolidateSettings, ProjectConfig } from './project-config.js';
@@ -93,6 +94,10 @@ export interface Settings {
   clientDirs(): ClientDirs;
   /** Where the store is: `--db` > `ENGRAM_DB` > nearest `.engram/` > the user store. */
   store(): StoreLocation;
+  /** The folder of the user's `engram daemon` (see `daemon-dir.ts`); undefined on Windows. */
+  daemonDir(): string | undefined;
+  /** `ENGRAM_DAEMON=off`: commands never run in a daemon. */
+  readonly daemonOff: boolean;
   /** Output redaction tier: `flag` > `ENGRAM_SECRECY`; PARAM_ERROR when the variable is not a tier. */
   secrecy(flag?: Secrecy): Secrecy | undefined;
   /** Recall budget in tokens: `flag` > `ENGRAM_BUDGET`; PARAM_ERROR when the variable is not one. */
@@ -231,6 +236,8 @@ export function createSettings(sources: SettingsSources): Settings {
     fullText: env.ENGRAM_FTS !== 'off',
     clientDirs: () => clientDirsFrom(env, home),
     store: () => discoverStore({ flag: flags.db, env: env.ENGRAM_DB, cwd, home }),
+    daemonDir: () => daemonDir(env),
+    daemonOff: env.ENGRAM_DAEMON === 'off',
     secrecy: (flag?: Secrecy) => flag ?? secrecyFromEnv(env.ENGRAM_SECRECY),
     budget: (flag?: number) => flag ?? budgetFromEnv(env.ENGRAM_BUDGET),
     httpToken: (flag?: string) => flag ?? (env.ENGRAM_HTTP_TOKEN || undefined),

@@ -149,7 +149,7 @@ export async function hookCommand(ctx: CliContext, name: string | undefined, fla
   // back by SQLite, and the agent is not kept waiting.
   const hardStop = setTimeout(() => {
     logHookError(ctx.settings, event, new Error(`gave up after ${bound} ms`));
-    process.exit(0);
+    ctx.exit(0);
   }, bound + 1000);
   hardStop.unref();
   try {

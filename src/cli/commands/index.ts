@@ -209,6 +209,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./serve.js'),
   },
   {
+    name: 'daemon',
+    summary: 'start | stop | status: a warm engram that list, search, recall, get, put, brief and hook run in',
+    load: () => import('./daemon.js'),
+  },
+  {
     name: 'mcp',
     summary: 'MCP client setup: `mcp config --client NAME` prints the configuration snippet',
     load: () => import('./mcp.js'),

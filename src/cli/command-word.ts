@@ -1,0 +1,20 @@
+/**
+ * The command a command line names, read before anything else is loaded (`main.ts` decides from it
+ * where the command runs; `run-cli.ts` which command module to load). No imports: it is on every
+ * command's start-up path.
+ */
+
+/** Program-level flags that take a value (their value is not a command name). */
+const VALUE_FLAGS = new Set(['--db', '--format', '--session', '--embedder', '--tokenizer']);
+
+/** The command named on the command line (`engram help put` names put), if any. */
+export function invokedCommand(argv: readonly string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') break;
+    if (VALUE_FLAGS.has(arg)) i++;
+    else if (!arg.startsWith('-')) words.push(arg);
+  }
+  return words[0] === 'help' ? words[1] : words[0];
+}

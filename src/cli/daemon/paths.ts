@@ -1,0 +1,53 @@
+/**
+ * Where the daemon listens, and what makes a client trust it: one socket per user and build, in a folder
+ * only that user can enter (`$XDG_RUNTIME_DIR/engram-UID`, else the system's temporary folder;
+ * `ENGRAM_DAEMON_DIR` names another). A folder that is a link, belongs to someone else or lets
+ * others in is never used. Light: node built-ins only, loaded before the CLI.
+ */
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { VERSION } from '../../version.js';
+
+export { daemonDir } from '../../config/daemon-dir.js';
+
+/**
+ * The socket of this build's daemon in the daemon folder (`daemon-HASH.sock`): two installs of
+ * engram (a global one and a project's) each have their own daemon, and a daemon left from before
+ * an upgrade is never asked again (it ends when idle).
+ */
+export function socketIn(dir: string, build: string = buildId()): string {
+  // FNV-1a, 32 bits: a name, not a secret.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < build.length; i++) hash = Math.imul(hash ^ build.charCodeAt(i), 0x01000193) >>> 0;
+  return join(dir, `daemon-${hash.toString(16).padStart(8, '0')}.sock`);
+}
+
+/** Why `dir` is not safe to use (undefined when it is): it must be a real folder of this user, closed to others. */
+export function unsafeDir(dir: string): string | undefined {
+  let stat;
+  try {
+    stat = lstatSync(dir);
+  } catch {
+    return 'missing';
+  }
+  if (!stat.isDirectory()) return 'not a folder (or a link)';
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return 'owned by another user';
+  if ((stat.mode & 0o077) !== 0) return 'open to other users';
+  return undefined;
+}
+
+/**
+ * This build of engram: its version, the node it runs on, and the file it runs from with that
+ * file's modification time, so that a daemon started before an upgrade or a rebuild never
+ * answers for the new one.
+ */
+export function buildId(entry: string | undefined = process.argv[1]): string {
+  let where = '';
+  try {
+    const path = realpathSync(entry ?? '');
+    where = `${path}@${statSync(path).mtimeMs}`;
+  } catch {
+    where = String(entry);
+  }
+  return `${VERSION}|${process.version}|${where}`;
+}

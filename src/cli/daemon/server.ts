@@ -1,0 +1,243 @@
+/**
+ * The server side of `engram daemon`: one process of the user's that keeps the CLI loaded and
+ * runs the commands clients send it (`client.ts`), one at a time, each exactly as the CLI would
+ * run it in the client's own process — the client's arguments, folder, environment and terminal
+ * — over streams that carry its output back. It opens each command's store afresh, as a process
+ * of its own would: nothing of one command's store is kept for the next, so a store moved,
+ * replaced or deleted between two commands is seen as it is. It ends after a time without
+ * commands, on `engram daemon stop`, and on SIGTERM or SIGINT; a client of another build is
+ * turned away (it runs its command itself).
+ */
+import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { Readable, Writable } from 'node:stream';
+import { EngramError } from '../../errors.js';
+import { buildId, socketIn, unsafeDir } from './paths.js';
+import { type DaemonRequest, frame, frameReader, PROTOCOL } from './protocol.js';
+
+/** How long a daemon waits for a command before it ends (`--idle`). */
+export const DEFAULT_IDLE_MINUTES = 30;
+
+export interface DaemonOptions {
+  dir: string;
+  idleMs: number;
+  /** The build this daemon runs (a client of another build is turned away). */
+  build?: string;
+  /** Runs one command line; resolves to its exit code. */
+  run: (request: DaemonRequest, io: RequestIo) => Promise<number>;
+}
+
+/** The streams a command run by the daemon sees, with the client's terminal facts. */
+export interface RequestIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Ends the command at once for the client (its exit code sent now; what it still writes is dropped). */
+  exit: (code: number) => void;
+}
+
+/** What `engram daemon status` shows. */
+export interface DaemonStatus {
+  pid: number;
+  build: string;
+  started_at: string;
+  commands: number;
+  idle_minutes: number;
+  socket: string;
+}
+
+/** A control request: `status` and `stop` are answered by the daemon itself. */
+export type Control = 'status' | 'stop';
+
+function streamsFor(socket: Socket, request: DaemonRequest, onExit: (code: number) => void): RequestIo {
+  // Handed to the socket at once, in order, so that the exit code never overtakes what was written
+  // before it (the socket holds what the client has not read yet); dropped once the command ended.
+  const send = (type: 'o' | 'e', chunk: Buffer | string, callback: (error?: Error | null) => void) => {
+    if (!socket.destroyed && socket.writable) socket.write(frame(type, typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    callback();
+  };
+  let asked = false;
+  const stdin = new Readable({
+    read() {
+      if (asked) return;
+      asked = true;
+      if (!socket.destroyed) socket.write(frame('r'));
+    },
+  });
+  const out = (type: 'o' | 'e', tty: boolean, columns: number | undefined) =>
+    Object.assign(new Writable({ write: (chunk: Buffer, _encoding, callback) => send(type, chunk, callback) }), {
+      isTTY: tty,
+      ...(columns === undefined ? {} : { columns }),
+    });
+  return {
+    stdin: Object.assign(stdin, { isTTY: request.tty.stdin }),
+    stdout: out('o', request.tty.stdout, request.columns.stdout),
+    stderr: out('e', request.tty.stderr, request.columns.stderr),
+    exit: onExit,
+  };
+}
+
+/**
+ * Runs `fn` in the client's folder and environment (commands are run one at a time), so that even
+ * a library that reads `process.cwd()` or `process.env` sees what a process of the client's would.
+ */
+export async function asRunBy<T>(
+  request: { cwd: string; env: Record<string, string | undefined> },
+  fn: () => Promise<T>,
+): Promise<T> {
+  const { env } = process;
+  const cwd = process.cwd();
+  try {
+    process.chdir(request.cwd);
+  } catch {
+    // A folder gone since: the command sees it gone too (its paths are resolved against it).
+  }
+  process.env = { ...request.env };
+  try {
+    return await fn();
+  } finally {
+    process.env = env;
+    process.chdir(cwd);
+  }
+}
+
+/** Asks the daemon listening at `socketPath` for its status, or to stop; undefined when none answers. */
+export function askDaemon(socketPath: string, control: Control, timeoutMs = 2000): Promise<DaemonStatus | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(socketPath);
+    let answer: DaemonStatus | undefined;
+    const timer = setTimeout(() => socket.destroy(), timeoutMs);
+    const read = frameReader((type, payload) => {
+      if (type === 'o') answer = JSON.parse(payload.toString('utf8')) as DaemonStatus;
+    });
+    socket.on('connect', () => socket.write(frame('q', JSON.stringify({ protocol: PROTOCOL, control }))));
+    socket.on('data', (chunk) => read(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+  });
+}
+
+/**
+ * Serves commands at `dir`/daemon.sock until idle for `idleMs`, stopped, or signalled; resolves
+ * when it has ended (its socket removed). Refuses a folder that is not safe, and a socket where a
+ * daemon already answers.
+ */
+export async function serveDaemon(options: DaemonOptions): Promise<void> {
+  const { dir, idleMs } = options;
+  const build = options.build ?? buildId();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const unsafe = unsafeDir(dir);
+  if (unsafe !== undefined) {
+    throw new EngramError('PARAM_ERROR', `The daemon folder ${dir} is ${unsafe}`, {
+      hint: 'Use a folder of your own that only you can open (chmod 700), or set ENGRAM_DAEMON_DIR.',
+    });
+  }
+  const socketPath = socketIn(dir, build);
+  if ((await askDaemon(socketPath, 'status')) !== undefined) {
+    throw new EngramError('CONFLICT', `A daemon already runs at ${socketPath}`);
+  }
+  try {
+    unlinkSync(socketPath);
+  } catch {
+    // No socket left by an earlier daemon.
+  }
+  const started = new Date().toISOString();
+  let commands = 0;
+  let queue: Promise<void> = Promise.resolve();
+  let idle: NodeJS.Timeout | undefined;
+  let closing = false;
+  let resolveEnded: () => void = () => {};
+  const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
+
+  const server: Server = createServer((socket) => handle(socket));
+  const status = (): DaemonStatus => ({
+    pid: process.pid, build, started_at: started, commands, idle_minutes: idleMs / 60_000, socket: socketPath,
+  });
+  const stop = () => {
+    if (closing) return;
+    closing = true;
+    if (idle !== undefined) clearTimeout(idle);
+    process.removeListener('SIGTERM', stop);
+    process.removeListener('SIGINT', stop);
+    server.close(() => {
+      // The command in progress finishes first.
+      void queue.then(() => {
+        try {
+          unlinkSync(socketPath);
+        } catch {
+          // Already gone.
+        }
+        resolveEnded();
+      });
+    });
+  };
+  const resetIdle = () => {
+    if (idle !== undefined) clearTimeout(idle);
+    idle = setTimeout(stop, idleMs);
+  };
+
+  const handle = (socket: Socket) => {
+    socket.on('error', () => {});
+    let request: DaemonRequest | undefined;
+    let stdin: Readable | undefined;
+    const read = frameReader((type, payload) => {
+      if (type === 'q' && request === undefined) {
+        request = JSON.parse(payload.toString('utf8')) as DaemonRequest;
+        const control = (request as { control?: Control }).control;
+        if (request.protocol !== PROTOCOL) {
+          socket.end(frame('n', JSON.stringify({ reason: 'protocol' })));
+        } else if (control !== undefined) {
+          socket.end(frame('o', JSON.stringify(status())));
+          if (control === 'stop') stop();
+        } else if (closing || request.build !== build) {
+          // Stopping, or a client of another build (its file was replaced under the same name).
+          socket.end(frame('n', JSON.stringify({ reason: closing ? 'stopping' : 'build' })));
+        } else {
+          const asked = request;
+          queue = queue.then(() => runOne(socket, asked, (input) => (stdin = input)));
+        }
+      } else if (type === 'i') stdin?.push(payload);
+      else if (type === 'c') stdin?.push(null);
+    });
+    socket.on('data', (chunk) => {
+      try {
+        read(chunk);
+      } catch {
+        socket.destroy();
+      }
+    });
+  };
+
+  const runOne = async (socket: Socket, request: DaemonRequest, setStdin: (input: Readable) => void) => {
+    if (idle !== undefined) clearTimeout(idle);
+    commands++;
+    let answered = false;
+    const answer = (code: number) => {
+      if (answered) return;
+      answered = true;
+      if (!socket.destroyed) socket.end(frame('x', JSON.stringify({ code })));
+    };
+    const io = streamsFor(socket, request, answer);
+    setStdin(io.stdin as Readable);
+    try {
+      answer(await options.run(request, io));
+    } catch {
+      answer(1);
+    } finally {
+      if (!closing) resetIdle();
+    }
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  chmodSync(socketPath, 0o600);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  resetIdle();
+  await ended;
+}

@@ -1,0 +1,190 @@
+/**
+ * `engram daemon`: commands run in it answer exactly as they do in their own process (output,
+ * errors, exit codes, stdin, the client's folder and environment), the daemon is really used
+ * (its command count), and a client falls back to running the command itself whenever the
+ * daemon cannot be trusted or is not there.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { buildId, socketIn } from '../src/cli/daemon/paths.js';
+import { frame, frameReader, PROTOCOL } from '../src/cli/daemon/protocol.js';
+import { CLI, cli, type CliOptions, tempDir } from './helpers.js';
+
+interface Daemon {
+  dir: string;
+  env: Record<string, string>;
+  commands(): number;
+}
+
+function startDaemon(t: { after: (fn: () => void) => void }): Daemon {
+  const dir = join(tempDir(t, 'engram-daemon-'), 'run');
+  mkdirSync(dir, { mode: 0o700 });
+  const env = { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'on' };
+  const started = cli(['daemon', 'start', '--json'], { env });
+  assert.equal(started.code, 0, started.stderr);
+  assert.equal(started.json?.state, 'started');
+  t.after(() => {
+    cli(['daemon', 'stop'], { env });
+  });
+  const commands = () => {
+    const status = cli(['daemon', 'status', '--json'], { env });
+    return (status.json?.daemon as { commands: number } | undefined)?.commands ?? -1;
+  };
+  return { dir, env, commands };
+}
+
+/** The same command in the daemon and in its own process. */
+function both(d: Daemon, args: string[], options: CliOptions = {}) {
+  const warm = cli(args, { ...options, env: { ...options.env, ...d.env } });
+  const cold = cli(args, { ...options, env: { ...options.env, ENGRAM_DAEMON: 'off' } });
+  return { warm, cold };
+}
+
+test('commands run in the daemon answer as they do in their own process', (t) => {
+  const d = startDaemon(t);
+  const work = tempDir(t);
+  const db = join(work, 'memory.db');
+  const seeded = cli(['--db', db, 'put', '--content', 'The deploy runs from the release branch', '--tags', 'deploy']);
+  assert.equal(seeded.code, 0, seeded.stderr);
+  const id = (seeded.json?.item as { id: string }).id;
+  const before = d.commands();
+  const cases: string[][] = [
+    ['--db', db, 'list'],
+    ['--db', db, 'list', '--tags', 'deploy', '--format', 'text'],
+    ['--db', db, 'search', 'deploy branch'],
+    ['--db', db, 'recall', 'deploy'],
+    ['--db', db, 'get', id],
+    ['--db', db, 'get', 'MEM-000000000000'],
+    ['--db', db, 'list', '--bogus'],
+    ['--db', db, 'list', '--tier', 'nope'],
+    ['--db', join(work, 'missing.db'), 'search', 'x'],
+    ['--db', db, 'brief'],
+    ['--db', db, 'recall', '--help'],
+  ];
+  for (const args of cases) {
+    const { warm, cold } = both(d, args);
+    assert.deepEqual(
+      { code: warm.code, stdout: warm.stdout, stderr: warm.stderr },
+      { code: cold.code, stdout: cold.stdout, stderr: cold.stderr },
+      args.join(' '),
+    );
+  }
+  // Each warm run above went through the daemon (the status calls are its own).
+  assert.equal(d.commands() - before, cases.length);
+});
+
+test('a write through the daemon reads stdin, the client folder and environment', (t) => {
+  const d = startDaemon(t);
+  const work = tempDir(t);
+  writeFileSync(join(work, 'note.txt'), 'Staging uses port 5433\n');
+  const env = { ...d.env, ENGRAM_DB: join(work, 'memory.db') };
+  const before = d.commands();
+  const piped = cli(['put', '--tags', 'ports'], { env, input: 'Production uses port 5432\n' });
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.equal((piped.json?.item as { content: string }).content, 'Production uses port 5432');
+  // A relative --file and a relative --db are the client's, not the daemon's.
+  const fromFile = cli(['--db', 'memory.db', 'put', '--file', 'note.txt'], { env: d.env, cwd: work });
+  assert.equal(fromFile.code, 0, fromFile.stderr);
+  const listed = cli(['list', '--tags', 'ports'], { env });
+  assert.equal((listed.json?.items as unknown[]).length, 1);
+  const all = cli(['list'], { env });
+  assert.deepEqual((all.json?.items as { content: string }[]).map((i) => i.content).sort(), [
+    'Production uses port 5432',
+    'Staging uses port 5433',
+  ]);
+  // An empty stdin is an error, as in a process of its own.
+  const empty = both(d, ['put'], { env: { ENGRAM_DB: join(work, 'memory.db') }, input: '' });
+  assert.equal(empty.warm.code, empty.cold.code);
+  assert.equal(empty.warm.stderr, empty.cold.stderr);
+  assert.equal(d.commands() - before, 5);
+});
+
+test('a hook through the daemon answers from its stdin payload', (t) => {
+  const d = startDaemon(t);
+  const work = tempDir(t);
+  const db = join(work, 'memory.db');
+  assert.equal(cli(['--db', db, 'put', '--content', 'Releases are cut on Thursdays']).code, 0);
+  const payload = JSON.stringify({ session_id: 's', cwd: work, hook_event_name: 'UserPromptSubmit', prompt: 'when are releases cut' });
+  const { warm, cold } = both(d, ['--db', db, 'hook', 'prompt-submit'], { input: payload });
+  assert.equal(warm.code, 0);
+  assert.equal(warm.stdout, cold.stdout);
+  assert.match(warm.stdout, /Thursdays/);
+});
+
+test('a reader that stops early ends the client, not the daemon', (t) => {
+  const d = startDaemon(t);
+  const work = tempDir(t);
+  const db = join(work, 'memory.db');
+  const lines = Array.from({ length: 300 }, (_, i) => JSON.stringify({ content: `Fact number ${i} about the build` })).join('\n');
+  assert.equal(cli(['--db', db, 'import', '-'], { input: lines }).code, 0);
+  const run = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" --db "${db}" list --limit 300 | head -c 20`], {
+    env: { ...process.env, ...d.env },
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0);
+  assert.equal(run.stdout.length, 20);
+  assert.ok(d.commands() >= 1, 'the daemon still answers');
+});
+
+test('without a trusted daemon the command runs in its own process', async (t) => {
+  const d = startDaemon(t);
+  const work = tempDir(t);
+  const db = join(work, 'memory.db');
+  assert.equal(cli(['--db', db, 'put', '--content', 'The cache holds 500 entries'], { env: d.env }).code, 0);
+  let count = d.commands();
+  // A folder others may enter is not trusted: the command runs here.
+  chmodSync(d.dir, 0o755);
+  const open = cli(['--db', db, 'search', 'cache'], { env: d.env });
+  assert.equal(open.code, 0);
+  assert.equal((open.json?.items as unknown[]).length, 1);
+  chmodSync(d.dir, 0o700);
+  assert.equal(d.commands(), count);
+  // ENGRAM_DAEMON=off runs it here too.
+  assert.equal(cli(['--db', db, 'list'], { env: { ...d.env, ENGRAM_DAEMON: 'off' } }).code, 0);
+  assert.equal(d.commands(), count);
+  // A client of another build is turned away before anything runs.
+  const answer = await new Promise<string>((resolve) => {
+    const socket = connect(socketIn(d.dir, buildId(CLI)));
+    let type = '';
+    const read = frameReader((t2) => (type ||= t2));
+    socket.on('connect', () =>
+      socket.write(frame('q', JSON.stringify({
+        protocol: PROTOCOL, build: 'another build', argv: ['list'], cwd: work, env: {},
+        tty: { stdin: false, stdout: false, stderr: false }, columns: {},
+      }))));
+    socket.on('data', (chunk) => read(chunk));
+    socket.on('close', () => resolve(type));
+  });
+  assert.equal(answer, 'n');
+  count = d.commands();
+  // Stopped: the socket is gone and commands run here.
+  assert.equal(cli(['daemon', 'stop', '--json'], { env: d.env }).json?.state, 'stopped');
+  assert.equal(cli(['--db', db, 'list'], { env: d.env }).code, 0);
+  assert.equal(cli(['daemon', 'status', '--json'], { env: d.env }).json?.state, 'not running');
+});
+
+test('a daemon that ends during a command is reported, not taken for no daemon', async (t) => {
+  const dir = join(tempDir(t, 'engram-daemon-'), 'run');
+  mkdirSync(dir, { mode: 0o700 });
+  // Something that accepts the command and goes away without an answer.
+  const server = createServer((socket) => socket.once('data', () => socket.destroy()));
+  await new Promise<void>((resolve) => server.listen(socketIn(dir, buildId(CLI)), resolve));
+  t.after(() => server.close());
+  const work = tempDir(t);
+  const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawnAsync([CLI, '--db', join(work, 'memory.db'), 'list'], { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'on' });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /daemon ended before the command finished/);
+});
+
+function spawnAsync(args: string[], env: Record<string, string>) {
+  return spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
