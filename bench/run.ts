@@ -2,7 +2,7 @@
  * `npm run bench`: runs every suite, prints one table per suite, and writes the rows as JSON to
  * bench/results/<timestamp>.json. `BENCH_SIZES=1000,10000` limits the store sizes;
  * `BENCH_SUITES=policy,store` runs only those suites (startup, policy, corpus, precision, store, ingest,
- * scifact, locomo, mcp, embed, vectors, hooks, tokens, memory).
+ * scifact, locomo, mcp, embed, vectors, hooks, cli, tokens, memory).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -24,6 +24,7 @@ import { vectorsSuite } from './suites/vectors.js';
 import { hooksSuite } from './suites/hooks.js';
 import { tokensSuite } from './suites/tokens.js';
 import { memorySuite } from './suites/memory.js';
+import { cliSuite } from './suites/cli.js';
 
 function printTable(rows: Row[]): void {
   if (rows.length === 0) return;
@@ -65,6 +66,7 @@ const suites: Record<string, () => Row[] | Promise<Row[]>> = {
   embed: () => embedSuite(),
   vectors: () => vectorsSuite(sizes),
   hooks: () => hooksSuite(),
+  cli: () => cliSuite(),
   tokens: () => tokensSuite(),
   memory: () => memorySuite(sizes),
 };

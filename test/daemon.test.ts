@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -21,15 +22,18 @@ interface Daemon {
 }
 
 function startDaemon(t: { after: (fn: () => void) => void }): Daemon {
-  const dir = join(tempDir(t, 'engram-daemon-'), 'run');
+  const root = mkdtempSync(join(tmpdir(), 'engram-daemon-'));
+  const dir = join(root, 'run');
   mkdirSync(dir, { mode: 0o700 });
   const env = { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'on' };
+  // Stopped before its folder goes (a daemon whose socket is removed also ends by itself).
+  t.after(() => {
+    cli(['daemon', 'stop'], { env });
+    rmSync(root, { recursive: true, force: true });
+  });
   const started = cli(['daemon', 'start', '--json'], { env });
   assert.equal(started.code, 0, started.stderr);
   assert.equal(started.json?.state, 'started');
-  t.after(() => {
-    cli(['daemon', 'stop'], { env });
-  });
   const commands = () => {
     const status = cli(['daemon', 'status', '--json'], { env });
     return (status.json?.daemon as { commands: number } | undefined)?.commands ?? -1;
@@ -188,3 +192,19 @@ test('a daemon that ends during a command is reported, not taken for no daemon',
 function spawnAsync(args: string[], env: Record<string, string>) {
   return spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
+
+test('a daemon whose socket is removed ends by itself', async (t) => {
+  const d = startDaemon(t);
+  const status = cli(['daemon', 'status', '--json'], { env: d.env }).json?.daemon as { pid: number; socket: string };
+  rmSync(status.socket);
+  const alive = () => {
+    try {
+      process.kill(status.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let waited = 0; waited < 15_000 && alive(); waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
+  assert.equal(alive(), false);
+});

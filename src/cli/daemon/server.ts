@@ -8,7 +8,7 @@
  * commands, on `engram daemon stop`, and on SIGTERM or SIGINT; a client of another build is
  * turned away (it runs its command itself).
  */
-import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { EngramError } from '../../errors.js';
@@ -45,6 +45,9 @@ export interface DaemonStatus {
   idle_minutes: number;
   socket: string;
 }
+
+/** How often the daemon checks that its socket is still there. */
+const SOCKET_CHECK_MS = 5000;
 
 /** A control request: `status` and `stop` are answered by the daemon itself. */
 export type Control = 'status' | 'stop';
@@ -160,20 +163,31 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
     if (closing) return;
     closing = true;
     if (idle !== undefined) clearTimeout(idle);
+    clearInterval(watch);
     process.removeListener('SIGTERM', stop);
     process.removeListener('SIGINT', stop);
     server.close(() => {
       // The command in progress finishes first.
       void queue.then(() => {
-        try {
-          unlinkSync(socketPath);
-        } catch {
-          // Already gone.
+        // Only its own socket: another daemon may listen at the same name now.
+        if (statSync(socketPath, { throwIfNoEntry: false })?.ino === own?.ino) {
+          try {
+            unlinkSync(socketPath);
+          } catch {
+            // Already gone.
+          }
         }
         resolveEnded();
       });
     });
   };
+  // A socket removed or replaced (its folder deleted, another daemon started in its place) can no
+  // longer reach this daemon: it ends instead of idling unreachable.
+  let own: { ino: number } | undefined = undefined;
+  const watch = setInterval(() => {
+    const now = statSync(socketPath, { throwIfNoEntry: false });
+    if (now === undefined || now.ino !== own?.ino) stop();
+  }, SOCKET_CHECK_MS);
   const resetIdle = () => {
     if (idle !== undefined) clearTimeout(idle);
     idle = setTimeout(stop, idleMs);
@@ -236,6 +250,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
     server.listen(socketPath, () => resolve());
   });
   chmodSync(socketPath, 0o600);
+  own = statSync(socketPath);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   resetIdle();
