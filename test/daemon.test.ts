@@ -205,6 +205,8 @@ test('a daemon whose socket is removed ends by itself', async (t) => {
       return false;
     }
   };
-  for (let waited = 0; waited < 15_000 && alive(); waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
+  for (let waited = 0; waited < 15_000 && alive(); waited += 250) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
   assert.equal(alive(), false);
 });
