@@ -2,10 +2,13 @@
  * CLI suite: start-to-finish wall time of `list`, `search`, `recall` and `put` on a store of
  * 10,000 items, each in its own process (`ENGRAM_DAEMON=off`) and through `engram daemon`
  * (started for the suite in a folder of its own), runs interleaved with `node -e 0` so that
- * machine noise hits all alike. Goal: each ≤ 1.5× `node -e 0`.
+ * machine noise hits all alike. Goal: each ≤ 1.5× `node -e 0`. With MEMCTL_BIN set to a memctl
+ * command (`MEMCTL_BIN=memctl`), memctl runs beside them on the same items (ingested from one file
+ * each with `push --source`): `search`, `push QUERY` (its recall) and `pull` (its put) are timed in
+ * the same interleaved rounds.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngram } from '../../src/index.js';
@@ -38,11 +41,15 @@ export async function cliSuite(size = 10_000, runs = 21): Promise<Row[]> {
       cases[name] = { args: (i) => [CLI, '--db', db, ...args(i)], env: cold };
       cases[`${name} (daemon)`] = { args: (i) => [CLI, '--db', db, ...args(i)], env: warm };
     }
+    const memctl = process.env.MEMCTL_BIN?.split(' ').filter((w) => w !== '');
+    if (memctl !== undefined && memctl.length > 0) Object.assign(cases, memctlCases(memctl, dir, size, asked));
     const times = new Map<string, number[]>(Object.keys(cases).map((k) => [k, []]));
     for (let i = 0; i < runs; i++) {
       for (const [name, { args, env }] of Object.entries(cases)) {
         const start = process.hrtime.bigint();
-        const result = spawnSync(process.execPath, args(i), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const [command, ...rest] = name.startsWith('memctl') ? args(i) : [process.execPath, ...args(i)];
+        const input = name === 'memctl pull' ? `Bench note ${i}: ${asked[i] ?? ''}\n` : undefined;
+        const result = spawnSync(command ?? '', rest, { env, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
         if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${String(result.stderr)}`);
         times.get(name)?.push(Number(process.hrtime.bigint() - start) / 1e6);
       }
@@ -62,4 +69,33 @@ export async function cliSuite(size = 10_000, runs = 21): Promise<Row[]> {
     spawnSync(process.execPath, [CLI, 'daemon', 'stop'], { env: warm });
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** memctl's store of the same items (one file each, ingested by `push --source`) and its commands. */
+function memctlCases(
+  memctl: string[],
+  dir: string,
+  size: number,
+  asked: readonly string[],
+): Record<string, { args: (i: number) => string[]; env: NodeJS.ProcessEnv }> {
+  const home = join(dir, 'memctl');
+  const db = join(home, 'memory.db');
+  const files = join(dir, 'memctl-items');
+  mkdirSync(files);
+  syntheticLines(size).forEach((line, i) => {
+    writeFileSync(join(files, `item${i}.txt`), (JSON.parse(line) as { content: string }).content);
+  });
+  const [bin, ...pre] = memctl;
+  const run = (args: string[]) => {
+    const result = spawnSync(bin ?? '', [...pre, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (result.status !== 0) throw new Error(`memctl ${args[0]} failed: ${result.stderr}`);
+  };
+  run(['init', home]);
+  run(['push', 'seed', '--source', files, '--db', db, '-q']);
+  const env = { ...process.env };
+  return {
+    'memctl search': { args: (i) => [bin ?? '', ...pre, 'search', asked[i] ?? 'x', '--db', db], env },
+    'memctl push (recall)': { args: (i) => [bin ?? '', ...pre, 'push', asked[i] ?? 'x', '--db', db], env },
+    'memctl pull': { args: () => [bin ?? '', ...pre, 'pull', '--db', db], env },
+  };
 }
