@@ -348,3 +348,30 @@ test('a zero vector stored before the fix (sqlite-vec gives it no distance) is n
   assert.ok(!items.some((i) => i.content === 'an old unreadable note'), JSON.stringify(items));
   assert.ok(items.every((i) => (i.explain?.similarity ?? 0) < 1 || i.content === 'zzz'), JSON.stringify(items));
 });
+
+test('a store reopened loads sqlite-vec when a statement needs it: delete and rewrite drop vectors, search finds them', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'memory.db');
+  const model = await writeTestModel(join(dir, 'model'));
+  const embedder = await loadModel2Vec(model.dir);
+  const first = await openEngram({ path, embedder });
+  const car = await first.put({ content: 'car needs new tires' });
+  const house = await first.put({ content: 'the doctor bought a big house' });
+  await first.put({ content: 'the cat sleeps' });
+  first.close();
+  const { createSqliteStore } = await import('../src/store/sqlite/store.js');
+  // Each a fresh connection whose first statement on vectors is the one tested.
+  const deleting = createSqliteStore(path);
+  await deleting.items.delete(house.item.id);
+  assert.equal(await deleting.vectors?.count(), 2);
+  deleting.close();
+  const again = await openEngram({ path });
+  await again.update(car.item.id, { content: 'the automobile needs a repair' });
+  again.close();
+  const searching = createSqliteStore(path);
+  t.after(() => searching.close());
+  assert.equal(await searching.vectors?.count(), 1);
+  const [query] = await embedder.embed(['cat']);
+  const hits = await searching.vectors?.nearest(query ?? new Float32Array(), {}, 5);
+  assert.deepEqual(hits?.map((h) => h.item.content), ['the cat sleeps']);
+});

@@ -25,7 +25,7 @@ import { sqliteLinks } from './links.js';
 import { openDatabase, type SqliteOptions } from './open.js';
 import { promised, type Runner } from './promised.js';
 import { sqliteTextIndex } from './text-index.js';
-import { loadVectorExtension, sqliteVectors, vectorContract } from './vectors.js';
+import { sqliteVectors, vectorContract, vectorExtension } from './vectors.js';
 import { sqliteMeta, sqliteWorkspaces } from './workspaces.js';
 
 export type { SqliteOptions } from './open.js';
@@ -52,8 +52,10 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     return statement;
   };
   const text = sqliteTextIndex(db, prepare);
-  // Without the sqlite-vec extension for this platform the store has no vector index (lexical only).
-  const vectors = loadVectorExtension(db) ? sqliteVectors(db, prepare, options.vectorCache) : undefined;
+  // Without the sqlite-vec extension for this platform the store has no vector index (lexical only);
+  // with it, the extension is loaded by the first statement on the vector table.
+  const extension = vectorExtension(db);
+  const vectors = extension === undefined ? undefined : sqliteVectors(db, prepare, options.vectorCache, extension);
   const items = sqliteItems(db, prepare, text.remove, vectors);
   const vectorIndex = vectors === undefined ? undefined : vectorContract(vectors);
   const history = sqliteHistory(db);

@@ -9,10 +9,11 @@
  * Vectors are derived data: deleting an item drops its vector, and so does a change of its title
  * or content (see {@link SyncVectors.invalidate}). Every change bumps the vector generation and
  * reaches the warm cache (`warm-vectors.ts`), which answers `nearest` from a connection's second
- * vector query on; the first goes to vec0.
+ * vector query on; the first goes to vec0. The extension is loaded into the connection by the first
+ * statement that needs it (a command that only lists or searches words never pays for it).
  */
+import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { MemoryItem } from '../../types.js';
 import { hasDirection, MAX_VECTOR_DIMENSIONS, storableDimensions } from '../../util/vector-checks.js';
@@ -63,7 +64,16 @@ function sameModel(a: VectorModel, b: VectorModel): boolean {
   return a.id === b.id && a.dimensions === b.dimensions;
 }
 
-export function sqliteVectors(db: SqliteDatabase, prepare: Prepare, cacheMode: SqliteOptions['vectorCache'] = 'auto'): SyncVectors {
+/**
+ * The vector index of `db`; `ready` loads sqlite-vec into the connection (once) and is called
+ * before any statement on the `vec0` table itself.
+ */
+export function sqliteVectors(
+  db: SqliteDatabase,
+  prepare: Prepare,
+  cacheMode: SqliteOptions['vectorCache'] = 'auto',
+  ready: () => void = () => {},
+): SyncVectors {
   const rowidOf = db.prepare('SELECT rowid FROM memory_items WHERE id = ?').pluck().safeIntegers();
   const textOf = db.prepare('SELECT title, content FROM memory_items WHERE id = ?');
   const setMeta = db.prepare(
@@ -74,6 +84,7 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare, cacheMode: S
 
   const removeRow = (rowid: bigint): number => {
     if (!hasTable()) return 0;
+    ready();
     const stored = prepare(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`).run(rowid).changes;
     const listed = prepare('DELETE FROM memory_vector_rows WHERE item_rowid = ?').run(rowid).changes;
     if (stored + listed > 0) {
@@ -90,6 +101,7 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare, cacheMode: S
   };
 
   const reset = (model: VectorModel | undefined): void => {
+    ready();
     db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}; DELETE FROM memory_vector_rows`);
     db.prepare('DELETE FROM schema_meta WHERE key IN (?, ?)').run(MODEL_KEY, DIMENSIONS_KEY);
     warm.dropped();
@@ -120,6 +132,7 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare, cacheMode: S
         { hint: FIX_HINTS.rebuild_vectors, fix: 'rebuild_vectors' },
       );
     }
+    ready();
     removeRow(rowid);
     // Embedded, but without a direction: listed (not pending), never a hit.
     if (hasDirection(vector)) {
@@ -152,6 +165,7 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare, cacheMode: S
     if (vector.length !== model.dimensions) {
       throw new EngramError('PARAM_ERROR', `Query vector of ${vector.length} dimensions for vectors of ${model.dimensions}`);
     }
+    ready();
     const where = listQuery(filter, false);
     const filterSql = where.where === '' ? '' : `AND ${where.where.slice('WHERE '.length)}`;
     const cache = warm.forQuery(model.dimensions, storedCount);
@@ -200,11 +214,38 @@ export function sqliteVectors(db: SqliteDatabase, prepare: Prepare, cacheMode: S
   };
 }
 
-/** Loads sqlite-vec into the connection; false when this platform has no build of it. */
-export function loadVectorExtension(db: SqliteDatabase): boolean {
+/** sqlite-vec's loadable file for this platform; undefined when there is none. */
+function extensionPath(): string | undefined {
   try {
-    sqliteVec.load(db);
-    return true;
+    // Its CommonJS entry: resolving the platform's file is all it does until a connection loads it.
+    const vec = createRequire(import.meta.url)('sqlite-vec') as { getLoadablePath(): string };
+    return vec.getLoadablePath();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A loader of sqlite-vec into `db`, run once on first call; undefined when this platform has no
+ * build of it (the store then has no vector index).
+ */
+export function vectorExtension(db: SqliteDatabase): (() => void) | undefined {
+  const path = extensionPath();
+  if (path === undefined) return undefined;
+  let loaded = false;
+  return () => {
+    if (loaded) return;
+    db.loadExtension(path);
+    loaded = true;
+  };
+}
+
+/** Loads sqlite-vec into the connection now; false when this platform has no build of it. */
+export function loadVectorExtension(db: SqliteDatabase): boolean {
+  const load = vectorExtension(db);
+  try {
+    load?.();
+    return load !== undefined;
   } catch {
     return false;
   }
