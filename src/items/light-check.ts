@@ -9,25 +9,25 @@ import { TIER_ALIASES, TIERS } from '../types.js';
 import { isCanonicalTimestamp } from '../util/time.js';
 
 /** A zod schema as the light check understands it; `defer` is whatever it does not. */
-export type LightSchema =
-  | { kind: 'string'; min?: number; max?: number; pattern?: string; flags?: string }
-  | { kind: 'number'; int?: true; min?: number; max?: number }
-  | { kind: 'boolean' }
-  | { kind: 'unknown' }
-  | { kind: 'enum'; values: readonly string[] }
+export type LightSchema
+  = | { kind: 'string'; min?: number; max?: number; pattern?: string; flags?: string }
+    | { kind: 'number'; int?: true; min?: number; max?: number }
+    | { kind: 'boolean' }
+    | { kind: 'unknown' }
+    | { kind: 'enum'; values: readonly string[] }
   /** `schemas.ts`'s tier: a tier, or one of its aliases, given as the tier. */
-  | { kind: 'tier' }
+    | { kind: 'tier' }
   /** `schemas.ts`'s timestamp: a string `isCanonicalTimestamp` accepts. */
-  | { kind: 'timestamp' }
-  | { kind: 'array'; of: LightSchema; min?: number; max?: number }
+    | { kind: 'timestamp' }
+    | { kind: 'array'; of: LightSchema; min?: number; max?: number }
   /** A record of string keys and unknown values. */
-  | { kind: 'record' }
-  | { kind: 'optional'; of: LightSchema }
-  | { kind: 'nullable'; of: LightSchema }
+    | { kind: 'record' }
+    | { kind: 'optional'; of: LightSchema }
+    | { kind: 'nullable'; of: LightSchema }
   /** A strict object (unknown keys refused). */
-  | { kind: 'object'; fields: Readonly<Record<string, LightSchema>> }
-  | { kind: 'union'; of: readonly LightSchema[] }
-  | { kind: 'defer' };
+    | { kind: 'object'; fields: Readonly<Record<string, LightSchema>> }
+    | { kind: 'union'; of: readonly LightSchema[] }
+    | { kind: 'defer' };
 
 /** The light check's answer when it cannot vouch for an input. */
 export const UNSURE: unique symbol = Symbol('unsure');

@@ -49,7 +49,8 @@ function fail(
  * `load` gives, which reports its errors exactly as `parseInput` does.
  *
  * @example
- * const filter = await parseInputLight(LIGHT_SCHEMAS.list, { tier: 'ltm' }, async () => (await import('./schemas.js')).listFilterSchema);
+ * const load = async () => (await import('./schemas.js')).listFilterSchema;
+ * const filter = await parseInputLight(LIGHT_SCHEMAS.list, { tier: 'ltm' }, load);
  */
 export async function parseInputLight<S extends z.ZodType>(
   light: LightSchema,
