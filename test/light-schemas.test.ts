@@ -214,6 +214,19 @@ test('a tier alias comes out as its tier, as zod maps it', async () => {
   assert.equal(lightParse(LIGHT_SCHEMAS.list, { since: '2026-11-22T10:00:00Z' }), UNSURE);
 });
 
+test('an inherited enumerable key (a polluted prototype) is left to zod, which refuses it', async () => {
+  const { listFilterSchema } = await import('../src/items/schemas.js');
+  const proto = Object.prototype as Record<string, unknown>;
+  proto.polluted = 1;
+  try {
+    assert.equal(listFilterSchema.safeParse({ limit: 5 }).success, false);
+    assert.equal(lightParse(LIGHT_SCHEMAS.list, { limit: 5 }), UNSURE);
+  } finally {
+    delete proto.polluted;
+  }
+  assert.deepStrictEqual(lightParse(LIGHT_SCHEMAS.list, { limit: 5 }), { limit: 5 });
+});
+
 test('an input the light check leaves to zod fails with the same PARAM_ERROR as parseInput', async () => {
   const schemas = await hotSchemas();
   const cases: [keyof typeof LIGHT_SCHEMAS, unknown][] = [

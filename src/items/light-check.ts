@@ -52,6 +52,8 @@ function plainEntries(value: unknown): [string, unknown][] | undefined {
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return undefined;
   if (Object.getOwnPropertySymbols(value).length > 0) return undefined;
+  // zod's strict objects see inherited enumerable keys too (a polluted Object.prototype).
+  for (const key in value) if (!Object.hasOwn(value, key)) return undefined;
   const descriptors = Object.getOwnPropertyDescriptors(value);
   const entries: [string, unknown][] = [];
   for (const key of Object.keys(descriptors)) {
