@@ -257,6 +257,29 @@ test('the bundle keeps it: --help and --version load one small chunk, each comma
       assert.ok(!input.includes('node_modules/commander/') && !input.includes('src/cli/run-cli.ts'), `the hook line loads ${input}`);
     }
   }
+  // The hot commands validate a valid input without zod (src/items/light-check.ts): what they
+  // load, the command, the facade, the store and the operation, holds no zod module; the zod
+  // schemas come in their own chunks, loaded only for an input the light check leaves to them.
+  const hot = [
+    'src/cli/commands/list.ts', 'src/cli/commands/search.ts', 'src/cli/commands/recall.ts', 'src/cli/commands/get.ts',
+    'src/cli/commands/put.ts', 'src/cli/hook-fast.ts', 'src/cli/commands/hook.ts', 'src/engram.ts',
+    'src/store/sqlite/store.ts', 'src/items/read.ts', 'src/retrieval/search.ts', 'src/retrieval/recall.ts',
+    'src/retrieval/brief.ts', 'src/put/put.ts',
+  ];
+  const hotLoads = new Set<string>();
+  for (const source of hot) {
+    const chunks = holding(source);
+    assert.equal(chunks.length, 1, `one chunk holds ${source}`);
+    for (const chunk of staticClosure(meta, chunks[0] as string)) hotLoads.add(chunk);
+  }
+  for (const chunk of hotLoads) {
+    for (const input of Object.keys(meta.outputs[chunk]?.inputs ?? {})) {
+      assert.ok(!input.includes('node_modules/zod/'), `${chunk} (loaded by a hot command) holds ${input}`);
+    }
+  }
+  for (const schemas of ['src/items/schemas.ts', 'src/retrieval/search-schema.ts', 'src/retrieval/recall-schema.ts']) {
+    assert.ok(!holding(schemas).some((chunk) => hotLoads.has(chunk)), `a hot command loads ${schemas} before it needs it`);
+  }
 });
 
 test('VERSION matches package.json', async () => {

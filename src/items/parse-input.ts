@@ -1,6 +1,7 @@
 /** Runs a zod schema and turns the first problem into a PARAM_ERROR a person or agent can act on. */
 import type { z } from 'zod';
 import { EngramError } from '../errors.js';
+import { type LightSchema, lightParse, UNSURE } from './light-check.js';
 
 function fieldName(path: readonly PropertyKey[]): string {
   return path.length === 0 ? 'input' : path.map(String).join('.');
@@ -40,4 +41,23 @@ function fail(
   options: { hint?: string; details?: Record<string, unknown> },
 ): never {
   throw new EngramError('PARAM_ERROR', message, options);
+}
+
+/**
+ * `parseInput` without loading zod when it can: an input the light check vouches for (see
+ * `light-check.ts`) is returned as the schema would return it; any other is parsed by the schema
+ * `load` gives, which reports its errors exactly as `parseInput` does.
+ *
+ * @example
+ * const load = async () => (await import('./schemas.js')).listFilterSchema;
+ * const filter = await parseInputLight(LIGHT_SCHEMAS.list, { tier: 'ltm' }, load);
+ */
+export async function parseInputLight<S extends z.ZodType>(
+  light: LightSchema,
+  value: unknown,
+  load: () => Promise<S>,
+): Promise<z.output<S>> {
+  const fast = lightParse(light, value);
+  if (fast !== UNSURE) return fast as z.output<S>;
+  return parseInput(await load(), value);
 }

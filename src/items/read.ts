@@ -3,31 +3,20 @@
  * item with its revision count, links and forgetting curve (`show`), its versions (`history`) and
  * its links (`links`). None of them writes.
  */
-import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { EngramError, FIX_HINTS } from '../errors.js';
 import { type Decay, decayOf } from '../forgetting/curve.js';
 import { redactItem } from '../policy/redact.js';
-import { LAYERS, type MemoryItem, type MemoryLink, type Revision, type Secrecy } from '../types.js';
+import type { MemoryItem, MemoryLink, Revision, Secrecy } from '../types.js';
 import { requireItem } from './lookup.js';
-import { parseInput } from './parse-input.js';
-import { itemIdSchema, type ListInput, listFilterSchema, textSchema } from './schemas.js';
+import { LIGHT_SCHEMAS } from './light-schemas.js';
+import { parseInputLight } from './parse-input.js';
+import type { GetQuery, ListInput } from './schemas.js';
 
 /** A page of `list` (and the palace's item level) holds this many items unless told otherwise. */
 export const DEFAULT_LIST_LIMIT = 50;
 
-/** `get`: an id, or a logical key (task and step narrow it when given). */
-export const getQuerySchema = z.union([
-  z.strictObject({ id: itemIdSchema }),
-  z.strictObject({
-    layer: z.enum(LAYERS),
-    key: textSchema.min(1),
-    task_id: textSchema.optional(),
-    step_id: textSchema.optional(),
-  }),
-]);
-
-export type GetQuery = z.input<typeof getQuerySchema>;
+export type { GetQuery } from './schemas.js';
 
 export interface ListResult {
   items: MemoryItem[];
@@ -57,7 +46,7 @@ export interface ShowOptions {
  * const item = await getItem(ctx, { layer: 'project', key: 'db.port' });
  */
 export async function getItem(ctx: OperationContext, query: GetQuery): Promise<MemoryItem> {
-  const parsed = parseInput(getQuerySchema, query);
+  const parsed = await parseInputLight(LIGHT_SCHEMAS.get, query, async () => (await import('./schemas.js')).getQuerySchema);
   if ('id' in parsed) return requireItem(ctx.store, parsed.id);
   const item = await ctx.store.items.findByKey({
     layer: parsed.layer,
@@ -83,7 +72,7 @@ export async function getItem(ctx: OperationContext, query: GetQuery): Promise<M
  * const { items, total } = await listItems(ctx, { tier: 'ltm', limit: 20 });
  */
 export async function listItems(ctx: OperationContext, filter: ListInput = {}): Promise<ListResult> {
-  const parsed = parseInput(listFilterSchema, filter);
+  const parsed = await parseInputLight(LIGHT_SCHEMAS.list, filter, async () => (await import('./schemas.js')).listFilterSchema);
   const limit = parsed.limit ?? DEFAULT_LIST_LIMIT;
   const offset = parsed.offset ?? 0;
   const page = await ctx.store.items.list({ ...parsed, limit, offset });

@@ -101,6 +101,19 @@ export const listFilterSchema = z.strictObject({
 
 export type ListInput = z.input<typeof listFilterSchema>;
 
+/** `get`: an id, or a logical key (task and step narrow it when given). */
+export const getQuerySchema = z.union([
+  z.strictObject({ id: itemIdSchema }),
+  z.strictObject({
+    layer: z.enum(LAYERS),
+    key: text.min(1),
+    task_id: text.optional(),
+    step_id: text.optional(),
+  }),
+]);
+
+export type GetQuery = z.input<typeof getQuerySchema>;
+
 /**
  * An imported item's id: engram's own form (`MEM-` and 12 lowercase hex digits), or an id from
  * another tool (a UUID, `note-42`): 1 to 64 letters, digits, `.`, `_`, `:` or `-`, starting with

@@ -17,8 +17,11 @@ import { admitWrite, type WriteOperation } from '../items/admission.js';
 import { createItem, hasChanges, mergeFields, nextVersion } from '../items/build-item.js';
 import { policyDetails } from '../items/journal.js';
 import { requireItem } from '../items/lookup.js';
-import { parseInput } from '../items/parse-input.js';
-import { type ParsedPut, type PutInput, putInputSchema, type UpdateInput, updateInputSchema } from '../items/schemas.js';
+import { LIGHT_SCHEMAS } from '../items/light-schemas.js';
+import { parseInputLight } from '../items/parse-input.js';
+import type { ParsedPut, PutInput, UpdateInput } from '../items/schemas.js';
+
+const schemas = () => import('../items/schemas.js');
 
 /** Weight added to an item each time a duplicate write reinforces it. */
 const REINFORCE_WEIGHT = 0.1;
@@ -72,7 +75,7 @@ export async function putItem(
   known?: KnownVectors,
 ): Promise<WriteResult> {
   const { store } = ctx;
-  const parsed = parseInput(putInputSchema, input);
+  const parsed = await parseInputLight(LIGHT_SCHEMAS.put, input, async () => (await schemas()).putInputSchema);
   const { id, layer, key, task_id: taskId, step_id: stepId, content, title, tags = [], entities = [] } = parsed;
   const target = id !== undefined
     ? await store.items.get(id)
@@ -100,7 +103,7 @@ function unite(byWords: SimilarItem[], byMeaning: SimilarItem[]): SimilarItem[] 
 
 /** Changes any fields of an existing item (content optional): a new version, through the policy. */
 export async function updateItem(ctx: OperationContext, id: string, input: UpdateInput): Promise<WriteResult> {
-  const fields = parseInput(updateInputSchema, input);
+  const fields = await parseInputLight(LIGHT_SCHEMAS.update, input, async () => (await schemas()).updateInputSchema);
   const existing = await requireItem(ctx.store, id);
   return putItem(ctx, { ...fields, id, content: fields.content ?? existing.content } as PutInput, 'put');
 }

@@ -5,16 +5,15 @@
  * The packing and the block are `recall/`'s pure core; this operation composes it with the search
  * cascade and the item schemas, above all three.
  */
-import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { redactSecrets } from '../items/field-policy.js';
-import { parseInput } from '../items/parse-input.js';
-import { termsSchema, textSchema, tierSchema } from '../items/schemas.js';
+import { LIGHT_SCHEMAS } from '../items/light-schemas.js';
+import { parseInputLight } from '../items/parse-input.js';
 import { redactItem } from '../policy/redact.js';
 import { rankHits } from '../search/cascade.js';
 import { countNonInjectable, RECALL_POOL } from './non-injectable.js';
-import { planRetrieval, retrieve, RETRIEVAL_MODES, type RetrievalMode, type RetrievalStage } from './retrieve.js';
-import { ITEM_TYPES, SECRECY_TIERS } from '../types.js';
+import { planRetrieval, retrieve, type RetrievalMode, type RetrievalStage } from './retrieve.js';
+import type { RecallInput } from './recall-schema.js';
 import { type PackedRecall, packRecall, type RecallMode } from '../recall/injection-block.js';
 import { loadTokenizer } from '../recall/tokenizer.js';
 import type { TokenizerName } from '../types.js';
@@ -22,28 +21,7 @@ import type { TokenizerName } from '../types.js';
 /** Default recall budget in tokens (KOAS); `ENGRAM_BUDGET` and `--budget` override it. */
 export const DEFAULT_BUDGET = 1500;
 
-/** `recall`: a query, a token budget and a mode, with the filters that make sense for recall. */
-export const recallInputSchema = z.strictObject({
-  query: z.string().max(10_000),
-  budget: z.number().int().min(1).max(1_000_000).optional(),
-  mode: z.enum(['inject', 'catalog', 'hybrid']).optional(),
-  header: z.boolean().optional(),
-  tier: tierSchema.optional(),
-  type: z.enum(ITEM_TYPES).optional(),
-  scope: textSchema.optional(),
-  tags: termsSchema.optional(),
-  secrecy: z.enum(SECRECY_TIERS).optional(),
-  /** How matches are found (`mode` is the output's form): lexical, semantic or hybrid, as in search. */
-  search_mode: z.enum(RETRIEVAL_MODES).optional(),
-  /** At most this many matches, best first (mem-context's `limit`). */
-  limit: z.number().int().min(1).max(RECALL_POOL).optional(),
-  /** Only matches scoring at least this (the ranking's final score; mem-context's `min_score`). */
-  min_score: z.number().min(0).max(1e6).optional(),
-  /** Items already given (the recall–answer loop's earlier rounds): left out before packing. */
-  exclude_ids: z.array(z.string().max(100)).max(10_000).optional(),
-});
-
-export type RecallInput = z.input<typeof recallInputSchema>;
+export type { RecallInput } from './recall-schema.js';
 
 export interface RecallResult extends Omit<PackedRecall, 'text'> {
   /** The block (or catalog) to paste into a prompt; '' when nothing matched. */
@@ -92,7 +70,7 @@ export async function recall(
     min_score: minScore = 0,
     exclude_ids: excludeIds = [],
     ...filter
-  } = parseInput(recallInputSchema, input);
+  } = await parseInputLight(LIGHT_SCHEMAS.recall, input, async () => (await import('./recall-schema.js')).recallInputSchema);
   const excluded = new Set(excludeIds);
   const { store } = ctx;
   const at = ctx.now();

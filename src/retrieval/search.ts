@@ -5,32 +5,20 @@
  * `search/` (the pure query, cascade and ranking code) and `items/` (the input schemas), so that
  * neither of those imports the other's way up.
  */
-import { z } from 'zod';
 import type { OperationContext } from '../context.js';
-import { parseInput } from '../items/parse-input.js';
-import { listFilterSchema } from '../items/schemas.js';
+import { LIGHT_SCHEMAS } from '../items/light-schemas.js';
+import { parseInputLight } from '../items/parse-input.js';
 import { redactItem } from '../policy/redact.js';
-import { SECRECY_TIERS, type MemoryItem } from '../types.js';
+import type { MemoryItem } from '../types.js';
 import { explainHit, rankHits, type ScoreParts } from '../search/cascade.js';
 import type { FusedHit } from '../search/fusion.js';
-import { type RankFactors, SORTS, type SearchSort } from '../search/rank.js';
-import { planRetrieval, retrieve, RETRIEVAL_MODES, type RetrievalMode, type RetrievalStage } from './retrieve.js';
+import type { RankFactors, SearchSort } from '../search/rank.js';
+import { planRetrieval, retrieve, type RetrievalMode, type RetrievalStage } from './retrieve.js';
+import type { SearchInput } from './search-schema.js';
 
 const DEFAULT_SEARCH_K = 10;
 
-/** `search`: a free-text query (any string is safe) with list's filters and a result count. */
-export const searchInputSchema = listFilterSchema.omit({ sort: true, limit: true, offset: true }).extend({
-  query: z.string().max(10_000),
-  k: z.number().int().min(1).max(1000).optional(),
-  injectable: z.boolean().optional(),
-  sort: z.enum(SORTS).optional(),
-  explain: z.boolean().optional(),
-  secrecy: z.enum(SECRECY_TIERS).optional(),
-  /** lexical, semantic or hybrid; default hybrid when the store's vectors match the embedder, else lexical. */
-  mode: z.enum(RETRIEVAL_MODES).optional(),
-});
-
-export type SearchInput = z.input<typeof searchInputSchema>;
+export type { SearchInput } from './search-schema.js';
 
 export type { SearchStage } from '../search/cascade.js';
 export type { RetrievalMode, RetrievalStage } from './retrieve.js';
@@ -97,7 +85,7 @@ function fusionExplain(hit: FusedHit) {
  * const { items } = await search(ctx, { query: 'jwt auth', k: 5 });
  */
 export async function search(ctx: OperationContext, input: SearchInput): Promise<SearchResult> {
-  const parsed = parseInput(searchInputSchema, input);
+  const parsed = await parseInputLight(LIGHT_SCHEMAS.search, input, async () => (await import('./search-schema.js')).searchInputSchema);
   const {
     query, k = DEFAULT_SEARCH_K, sort = 'relevance', explain = false, secrecy = ctx.defaultSecrecy, mode: asked, ...rest
   } = parsed;

@@ -1,6 +1,6 @@
 /** `memory_recall`: the token-budgeted block, the default way for a model to read memory. */
 import { z } from 'zod';
-import { recallInputSchema } from '../../retrieval/recall.js';
+import { recallInputSchema } from '../../retrieval/recall-schema.js';
 import { recallEntry } from './results.js';
 import { matchModeParam, scopeParam, tierParam, whereTo, workspaceParam } from './params.js';
 import { defineTool, type ToolContext, WRITE } from './tool.js';

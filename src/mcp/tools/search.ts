@@ -1,6 +1,6 @@
 /** `memory_search`: lexical, semantic or hybrid search returning items as data, quarantined ones flagged. */
 import { z } from 'zod';
-import { searchInputSchema } from '../../retrieval/search.js';
+import { searchInputSchema } from '../../retrieval/search-schema.js';
 import { visibleText } from '../../recall/escape-block.js';
 import { itemResult } from './results.js';
 import { matchModeParam, scopeParam, tagListParam, tagsOf, tierParam, whereTo, workspaceParam } from './params.js';

@@ -1,6 +1,6 @@
 /** `memory_session_inject`: the session bridge's start of a turn (the proposal cap resets). */
 import { z } from 'zod';
-import { recallInputSchema } from '../../retrieval/recall.js';
+import { recallInputSchema } from '../../retrieval/recall-schema.js';
 import { recallFor } from './recall.js';
 import { recallEntry } from './results.js';
 import { text } from './params.js';
