@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -187,6 +187,14 @@ test('a daemon that ends during a command is reported, not taken for no daemon',
   });
   assert.equal(run.code, 1);
   assert.match(run.stderr, /daemon ended before the command finished/);
+  // A hook never fails its agent: no answer, exit 0.
+  const hook = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawnAsync([CLI, '--db', join(work, 'memory.db'), 'hook', 'session-start'], { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'on' });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+  assert.deepEqual(hook, { code: 0, stderr: '' });
 });
 
 function spawnAsync(args: string[], env: Record<string, string>) {
@@ -209,4 +217,72 @@ test('a daemon whose socket is removed ends by itself', async (t) => {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   assert.equal(alive(), false);
+});
+
+test('a client still writing its input holds no one up, and one that leaves stores nothing', async (t) => {
+  const d = startDaemon(t);
+  const work = tempDir(t);
+  const db = join(work, 'memory.db');
+  assert.equal(cli(['--db', db, 'put', '--content', 'The queue holds 40 jobs'], { env: d.env }).code, 0);
+  // A writer that never ends its input (a pipe from a long build, a terminal left open).
+  const slow = spawn(process.execPath, [CLI, '--db', db, 'put', '--tags', 'slow'], {
+    env: { ...process.env, ...d.env }, stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  slow.stdin.write('The build is half ');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const listed = cli(['--db', db, 'list'], { env: d.env });
+  assert.equal(listed.code, 0);
+  assert.equal((listed.json?.items as unknown[]).length, 1);
+  const gone = new Promise((resolve) => slow.on('close', resolve));
+  slow.kill('SIGKILL');
+  await gone;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal((cli(['--db', db, 'list', '--tags', 'slow'], { env: d.env }).json?.items as unknown[]).length, 0);
+});
+
+test('files a command creates in the daemon get the client\'s modes', (t) => {
+  const d = startDaemon(t);
+  const work = tempDir(t);
+  const run = spawnSync('sh', ['-c', `umask 077 && "${process.execPath}" "${CLI}" --db "${join(work, 'memory.db')}" put --content "The key rotates monthly"`], {
+    env: { ...process.env, ...d.env }, encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(statSync(join(work, 'memory.db')).mode & 0o777, 0o600);
+  assert.equal(d.commands(), 1);
+});
+
+test('daemon folders and flags that cannot be trusted or used are refused', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'engram-daemon-'));
+  const env = { ENGRAM_DAEMON_DIR: 'rel', ENGRAM_DAEMON: 'on' };
+  t.after(() => {
+    cli(['daemon', 'stop'], { env, cwd: root });
+    rmSync(root, { recursive: true, force: true });
+  });
+  const open = join(root, 'open');
+  mkdirSync(open, { mode: 0o700 });
+  chmodSync(open, 0o755);
+  const refused = cli(['daemon', 'start', '--json'], { env: { ENGRAM_DAEMON_DIR: open, ENGRAM_DAEMON: 'on' } });
+  assert.equal(refused.code, 2);
+  assert.equal(refused.error?.error, 'PARAM_ERROR');
+  assert.deepEqual(readdirSync(open), []);
+  const idle = cli(['daemon', 'start', '--idle', '99999'], { env: { ENGRAM_DAEMON_DIR: join(root, 'x'), ENGRAM_DAEMON: 'on' } });
+  assert.equal(idle.code, 2);
+  // A relative folder is the caller's: start, use and stop it from the same place.
+  assert.equal(cli(['daemon', 'start'], { env, cwd: root }).code, 0);
+  assert.equal(cli(['--db', join(root, 'memory.db'), 'list'], { env, cwd: root }).code, 3);
+  const status = cli(['daemon', 'status', '--json'], { env, cwd: root });
+  assert.equal((status.json?.daemon as { commands: number }).commands, 1);
+  assert.ok((status.json?.socket as string).startsWith(join(root, 'rel')));
+});
+
+test('the build id follows the entry file\'s text, not its dates', (t) => {
+  const dir = tempDir(t);
+  const entry = join(dir, 'engram.js');
+  writeFileSync(entry, 'import "./chunks/run-cli-AAAA.js";\n');
+  const date = new Date('1985-10-26T08:15:00Z');
+  utimesSync(entry, date, date);
+  const first = buildId(entry);
+  writeFileSync(entry, 'import "./chunks/run-cli-BBBB.js";\n');
+  utimesSync(entry, date, date);
+  assert.notEqual(buildId(entry), first);
 });

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
+import { Readable } from 'node:stream';
 import { VERSION } from '../version.js';
 import { DAEMON_COMMANDS } from './daemon/commands.js';
 import { invokedCommand } from './command-word.js';
@@ -37,16 +38,20 @@ if (only === '--version' || only === '-V') {
   process.stdout.write(help);
 } else {
   const { env, stdin, stdout, stderr } = process;
-  const io = { env, cwd: process.cwd(), stdin, stdout, stderr };
+  const io = { env, cwd: process.cwd(), stdin: stdin as NodeJS.ReadableStream & { isTTY?: boolean }, stdout, stderr };
   // With `engram daemon` running, the commands agents call in loops run there, warm (daemon/client.ts).
   const command = invokedCommand(argv);
   const client = command !== undefined && DAEMON_COMMANDS.has(command) && env.ENGRAM_DAEMON !== 'off'
     ? await import('./daemon/client.js')
     : undefined;
-  const served = client === undefined ? undefined : await client.runInDaemon(argv, io);
-  if (served !== undefined) {
-    process.exitCode = served;
+  const answer = client === undefined || command === undefined
+    ? undefined
+    : await client.runInDaemon(command, argv, io);
+  if (answer !== undefined && 'code' in answer) {
+    process.exitCode = answer.code;
   } else {
+    // The input the client read ahead for a daemon that then turned the command away.
+    if (answer?.input !== undefined) io.stdin = Object.assign(Readable.from([answer.input]), { isTTY: false });
     // An agent client's session hook is answered without the command-line parser (hook-fast.ts).
     const hook = argv.includes('hook') ? await import('./hook-fast.js') : undefined;
     const line = hook?.parseHookLine(argv);

@@ -84,7 +84,7 @@ export async function runCli(io: CliIo): Promise<number> {
     format: picked.format,
     explicit: picked.explicit && !hook,
     quiet,
-    color: picked.format === 'text' && io.stdout.isTTY === true && !base.noColor,
+    color: picked.format === 'text' && io.stdout.isTTY === true && !base.noColor && base.termColor,
     stdout: io.stdout,
     stderr: io.stderr,
   });

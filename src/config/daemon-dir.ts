@@ -4,11 +4,12 @@
  * Unix sockets are not used (Windows). Pure but for the platform and user id.
  */
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 
-export function daemonDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
+/** The folder, absolute (a relative `ENGRAM_DAEMON_DIR` is read from `cwd`), without a trailing slash. */
+export function daemonDir(env: Readonly<Record<string, string | undefined>>, cwd: string): string | undefined {
   if (process.platform === 'win32' || typeof process.getuid !== 'function') return undefined;
   const named = env.ENGRAM_DAEMON_DIR;
-  if (named !== undefined && named !== '') return named;
-  return join(env.XDG_RUNTIME_DIR || tmpdir(), `engram-${process.getuid()}`);
+  if (named !== undefined && named !== '') return resolve(cwd, named);
+  return resolve(env.XDG_RUNTIME_DIR || tmpdir(), `engram-${process.getuid()}`);
 }

@@ -79,6 +79,11 @@ export interface Settings {
   readonly dbEnv: string | undefined;
   /** `NO_COLOR` is set (to anything): text output is never painted. */
   readonly noColor: boolean;
+  /**
+   * The terminal takes colour (picocolors' test, read from this run's environment): not
+   * `TERM=dumb`, or `FORCE_COLOR` or `CI` set.
+   */
+  readonly termColor: boolean;
   /** `ENGRAM_FORMAT` as given, checked by the caller that picks the output format. */
   readonly formatEnv: string | undefined;
   /** The executable search path (`PATH`). */
@@ -230,13 +235,14 @@ export function createSettings(sources: SettingsSources): Settings {
     dbFlag: flags.db,
     dbEnv,
     noColor: 'NO_COLOR' in env,
+    termColor: Boolean(env.FORCE_COLOR) || process.platform === 'win32' || env.TERM !== 'dumb' || Boolean(env.CI),
     formatEnv: env.ENGRAM_FORMAT,
     searchPath: env.PATH ?? '',
     session: flags.session ?? env.ENGRAM_SESSION ?? null,
     fullText: env.ENGRAM_FTS !== 'off',
     clientDirs: () => clientDirsFrom(env, home),
     store: () => discoverStore({ flag: flags.db, env: env.ENGRAM_DB, cwd, home }),
-    daemonDir: () => daemonDir(env),
+    daemonDir: () => daemonDir(env, cwd),
     daemonOff: env.ENGRAM_DAEMON === 'off',
     secrecy: (flag?: Secrecy) => flag ?? secrecyFromEnv(env.ENGRAM_SECRECY),
     budget: (flag?: number) => flag ?? budgetFromEnv(env.ENGRAM_BUDGET),

@@ -5,11 +5,12 @@
  * Nothing changes without it; it ends by itself after `--idle` minutes without a command.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EngramError } from '../../errors.js';
 import type { CliContext, CommandOutput } from '../context.js';
-import { socketIn } from '../daemon/paths.js';
+import { socketIn, unsafeDir } from '../daemon/paths.js';
 import { askDaemon, DEFAULT_IDLE_MINUTES, type DaemonStatus } from '../daemon/server.js';
 import { exampleText, intOption } from '../options.js';
 import type { Runner } from '../runner.js';
@@ -19,16 +20,27 @@ type Action = (typeof ACTIONS)[number];
 
 interface DaemonFlags {
   idle?: number;
+  all?: boolean;
 }
 
 /** How long `start` waits for the new daemon to answer, and `stop` for the old one to go. */
 const WAIT_MS = 5000;
+/** The longest `--idle`: a week. */
+const MAX_IDLE_MINUTES = 10_080;
 
-function folderOf(ctx: CliContext): string {
+/** The daemon folder, refused when it is not safe (a client would not use it either). */
+function folderOf(ctx: CliContext, create: boolean): string {
   const dir = ctx.settings.daemonDir();
   if (dir === undefined) {
     throw new EngramError('PARAM_ERROR', 'engram daemon needs Unix sockets, which this platform does not use', {
       hint: 'Commands run in their own process here.',
+    });
+  }
+  if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const unsafe = unsafeDir(dir);
+  if (unsafe !== undefined && (create || unsafe !== 'missing')) {
+    throw new EngramError('PARAM_ERROR', `The daemon folder ${dir} is ${unsafe}`, {
+      hint: 'Use a folder of your own that only you can open (chmod 700), or set ENGRAM_DAEMON_DIR.',
     });
   }
   return dir;
@@ -42,45 +54,60 @@ async function waitFor(check: () => Promise<boolean>): Promise<boolean> {
   return false;
 }
 
-function shown(state: string, status: DaemonStatus | undefined, socket: string, off: boolean): CommandOutput {
-  const data = { state, socket, daemon_off: off, ...(status === undefined ? {} : { daemon: status }) };
-  const lines = [
-    status === undefined
-      ? `engram daemon: ${state} (${socket})`
-      : `engram daemon: ${state}, pid ${status.pid}, ${status.commands} commands since ${status.started_at}, ends after ${status.idle_minutes} idle minutes (${socket})`,
-  ];
+/** The daemons of other builds (an engram upgraded or rebuilt since) still listening in `dir`. */
+async function others(dir: string, socket: string): Promise<DaemonStatus[]> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^daemon-[0-9a-f]{8}\.sock$/.test(n) && join(dir, n) !== socket);
+  } catch {
+    return [];
+  }
+  const found = await Promise.all(names.map((n) => askDaemon(join(dir, n), 'status', 500)));
+  return found.filter((s): s is DaemonStatus => s !== undefined);
+}
+
+function line(state: string, status: DaemonStatus | undefined, socket: string): string {
+  return status === undefined
+    ? `engram daemon: ${state} (${socket})`
+    : `engram daemon: ${state}, pid ${status.pid}, ${status.commands} commands since ${status.started_at}, `
+      + `ends after ${status.idle_minutes} idle minutes (${socket})`;
+}
+
+function shown(
+  ctx: CliContext,
+  state: string,
+  status: DaemonStatus | undefined,
+  socket: string,
+  other: DaemonStatus[] = [],
+): CommandOutput {
+  const off = ctx.settings.daemonOff;
+  const data = {
+    state, socket, daemon_off: off,
+    ...(status === undefined ? {} : { daemon: status }),
+    ...(other.length === 0 ? {} : { other_builds: other }),
+  };
+  const lines = [line(state, status, socket)];
+  for (const o of other) lines.push(`another build's daemon: pid ${o.pid} (${o.socket}); \`engram daemon stop --all\` ends it`);
   if (off && status !== undefined) lines.push('ENGRAM_DAEMON=off here: commands of this shell run in their own process.');
   return { kind: 'block', text: `${lines.join('\n')}\n`, data };
 }
 
-async function act(ctx: CliContext, action: Action, flags: DaemonFlags): Promise<CommandOutput> {
-  const dir = folderOf(ctx);
-  const socket = socketIn(dir);
-  const idleMinutes = flags.idle ?? DEFAULT_IDLE_MINUTES;
-  if (action === 'run') {
-    const { asRunBy, serveDaemon } = await import('../daemon/server.js');
-    const { runCli } = await import('../run-cli.js');
-    ctx.info(`daemon listening at ${socket}`);
-    await serveDaemon({
-      dir,
-      idleMs: idleMinutes * 60_000,
-      run: (request, io) =>
-        asRunBy(request, () => runCli({ argv: request.argv, env: request.env, cwd: request.cwd, ...io })),
-    });
-    return shown('stopped', undefined, socket, ctx.settings.daemonOff);
-  }
-  if (action === 'status') {
-    const status = await askDaemon(socket, 'status');
-    return shown(status === undefined ? 'not running' : 'running', status, socket, ctx.settings.daemonOff);
-  }
-  if (action === 'stop') {
-    const status = await askDaemon(socket, 'stop');
-    if (status !== undefined) await waitFor(async () => (await askDaemon(socket, 'status', 500)) === undefined);
-    return shown(status === undefined ? 'not running' : 'stopped', status, socket, ctx.settings.daemonOff);
-  }
+async function run(ctx: CliContext, dir: string, idleMinutes: number): Promise<CommandOutput> {
+  const { asRunBy, serveDaemon } = await import('../daemon/server.js');
+  const { runCli } = await import('../run-cli.js');
+  await serveDaemon({
+    dir,
+    idleMs: idleMinutes * 60_000,
+    listening: (socket) => ctx.info(`daemon listening at ${socket}`),
+    run: (request, io) =>
+      asRunBy(request, () => runCli({ argv: request.argv, env: request.env, cwd: request.cwd, ...io })),
+  });
+  return shown(ctx, 'stopped', undefined, socketIn(dir));
+}
+
+async function start(ctx: CliContext, dir: string, socket: string, idleMinutes: number): Promise<CommandOutput> {
   const running = await askDaemon(socket, 'status');
-  if (running !== undefined) return shown('already running', running, socket, ctx.settings.daemonOff);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (running !== undefined) return shown(ctx, 'already running', running, socket);
   const entry = process.argv[1] ?? '';
   // What the daemon says (why it could not start) goes to a log beside its socket.
   const logFile = socket.replace(/\.sock$/, '.log');
@@ -89,34 +116,63 @@ async function act(ctx: CliContext, action: Action, flags: DaemonFlags): Promise
     detached: true,
     stdio: ['ignore', 'ignore', log],
     cwd: dir,
-    env: ctx.settings.llmEnv(),
+    // The folder as found here: the daemon runs from another folder.
+    env: { ...ctx.settings.llmEnv(), ENGRAM_DAEMON_DIR: dir },
   });
   closeSync(log);
-  let failed: Error | undefined;
-  child.on('error', (error) => (failed = error));
+  let failed: string | undefined;
+  child.on('error', (error) => (failed = error.message));
+  child.on('exit', (code) => (failed ??= `it exited with code ${code}`));
   child.unref();
   let status: DaemonStatus | undefined;
-  const up = await waitFor(async () => failed !== undefined || (status = await askDaemon(socket, 'status', 500)) !== undefined);
-  if (!up || status === undefined) {
-    throw new EngramError('GENERAL_ERROR', `The daemon did not start listening at ${socket}${failed ? `: ${failed.message}` : ''}`, {
+  await waitFor(async () => failed !== undefined || (status = await askDaemon(socket, 'status', 500)) !== undefined);
+  if (status === undefined) {
+    throw new EngramError('GENERAL_ERROR', `The daemon did not start listening at ${socket}${failed ? `: ${failed}` : ''}`, {
       hint: `See ${logFile}, or run \`engram daemon run\` in a terminal to see why.`,
     });
   }
-  return shown('started', status, socket, ctx.settings.daemonOff);
+  return shown(ctx, 'started', status, socket);
 }
 
-export function configure(command: Command, run: Runner): void {
+async function act(ctx: CliContext, action: Action, flags: DaemonFlags): Promise<CommandOutput> {
+  const dir = folderOf(ctx, action === 'start' || action === 'run');
+  const socket = socketIn(dir);
+  const idleMinutes = flags.idle ?? DEFAULT_IDLE_MINUTES;
+  if (idleMinutes > MAX_IDLE_MINUTES) {
+    throw new EngramError('PARAM_ERROR', `Invalid --idle '${idleMinutes}'`, { hint: `At most ${MAX_IDLE_MINUTES} minutes (a week).` });
+  }
+  if (action === 'run') return run(ctx, dir, idleMinutes);
+  if (action === 'start') return start(ctx, dir, socket, idleMinutes);
+  if (action === 'status') {
+    const status = await askDaemon(socket, 'status');
+    return shown(ctx, status === undefined ? 'not running' : 'running', status, socket, await others(dir, socket));
+  }
+  const status = await askDaemon(socket, 'stop');
+  const ended = flags.all === true ? await others(dir, socket) : [];
+  await Promise.all(ended.map((o) => askDaemon(o.socket, 'stop')));
+  const gone = async (path: string) => (await askDaemon(path, 'status', 500)) === undefined;
+  await waitFor(async () => (await Promise.all([socket, ...ended.map((o) => o.socket)].map(gone))).every(Boolean));
+  const shownStatus = shown(ctx, status === undefined ? 'not running' : 'stopped', status, socket, await others(dir, socket));
+  if (ended.length > 0 && shownStatus.kind === 'block') {
+    shownStatus.data.stopped_other_builds = ended.map((o) => o.pid);
+    shownStatus.text += `stopped ${ended.length} daemon(s) of other builds\n`;
+  }
+  return shownStatus;
+}
+
+export function configure(command: Command, runner: Runner): void {
   command
     .argument('<action>', `${ACTIONS.join(' | ')}`)
-    .addOption(intOption('--idle <minutes>', `end after this many minutes without a command (default ${DEFAULT_IDLE_MINUTES})`, 1))
+    .addOption(intOption('--idle <minutes>', `end after this many minutes without a command (default ${DEFAULT_IDLE_MINUTES}, at most ${MAX_IDLE_MINUTES})`, 1))
+    .option('--all', 'stop: the daemons of other builds of engram too (left from before an upgrade)')
     .addHelpText('after', exampleText(
       'engram daemon start',
       'engram daemon status --json',
-      'engram daemon stop',
+      'engram daemon stop --all',
       'ENGRAM_DAEMON=off engram recall "deploy"   # this command without the daemon',
     ))
     .action(
-      run(async (ctx: CliContext, action: string, flags: DaemonFlags): Promise<CommandOutput> => {
+      runner(async (ctx: CliContext, action: string, flags: DaemonFlags): Promise<CommandOutput> => {
         if (!(ACTIONS as readonly string[]).includes(action)) {
           throw new EngramError('PARAM_ERROR', `Invalid action '${action}'`, { hint: `Valid values: ${ACTIONS.join(', ')}` });
         }

@@ -14,7 +14,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { TRANSCRIPT_FORMATS } from '../../capture/transcript.js';
-import { HOOK_EVENTS, type HookEvent } from '../../setup/hook-events.js';
+import { HOOK_BOUNDS_MS, HOOK_EVENTS, type HookEvent } from '../../setup/hook-events.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../example-text.js';
 import { readStdinBytes } from '../read-input.js';
@@ -22,14 +22,6 @@ import type { Runner } from '../runner.js';
 
 const CAPTURE_FORMATS = ['auto', ...TRANSCRIPT_FORMATS] as const;
 
-/** How long each event may take before the hook gives up (exit 0, nothing said), in ms. */
-export const HOOK_BOUNDS_MS: Readonly<Record<HookEvent, number>> = {
-  'session-start': 3000,
-  'prompt-submit': 2000,
-  'stop': 20_000,
-  'pre-compact': 20_000,
-  'session-end': 20_000,
-};
 /** The prompt hook's default budget in tokens: it runs on every prompt. */
 const PROMPT_BUDGET = 400;
 /** The hook JSON is small; a prompt can be long, but not this long. */

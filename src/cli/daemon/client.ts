@@ -3,11 +3,14 @@
  * daemon folder, a command runs there — warm, its modules loaded and compiled once — and this
  * process only relays the streams and the exit code. With no daemon (the default), a daemon of
  * another build, or `ENGRAM_DAEMON=off`, the answer is undefined and the command runs here as
- * usual. Light: node built-ins only, loaded before the CLI.
+ * usual. A piped input the command reads is read whole before the command is sent
+ * (`stdin-plan.ts`). Light: node built-ins only, loaded before the CLI.
  */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { homedir } from 'node:os';
 import { buildId, daemonDir, socketIn, unsafeDir } from './paths.js';
 import { type DaemonRequest, frame, frameReader, PROTOCOL } from './protocol.js';
+import { stdinPlan } from './stdin-plan.js';
 
 interface ClientIo {
   env: Readonly<Record<string, string | undefined>>;
@@ -21,37 +24,86 @@ interface ClientIo {
 const LOST = 'engram: error[GENERAL_ERROR]: the engram daemon ended before the command finished; it may or may not have run\n'
   + 'hint: check with `engram list` before running it again; ENGRAM_DAEMON=off runs commands without the daemon\n';
 
+/** The whole input, or undefined when it did not end within `boundMs`. */
+function readAll(stdin: NodeJS.ReadableStream, boundMs: number | undefined): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const timer = boundMs === undefined ? undefined : setTimeout(() => finish(undefined), boundMs);
+    const onData = (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const finish = (result: Buffer | undefined) => {
+      if (timer !== undefined) clearTimeout(timer);
+      stdin.removeListener('data', onData);
+      stdin.removeListener('end', onEnd);
+      stdin.removeListener('error', onEnd);
+      resolve(result);
+    };
+    const onEnd = () => finish(Buffer.concat(chunks));
+    stdin.on('data', onData);
+    stdin.once('end', onEnd);
+    stdin.once('error', onEnd);
+  });
+}
+
+/** The daemon's answer: the command's exit code, or that it must run here (on the input read ahead, if any). */
+export type DaemonAnswer = { code: number } | { local: true; input?: Buffer };
+
+/** Connects to `path`; undefined when nothing listens there. */
+function connected(path: string): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', () => resolve(undefined));
+  });
+}
+
 /**
- * Runs `argv` in the user's daemon and resolves to its exit code, or to undefined when no daemon
- * of this build answered (nothing ran: run the command here).
+ * Runs `argv` (naming `command`) in the user's daemon: its exit code, or `local` when no daemon of
+ * this build answered (nothing ran: run the command here, on `input` when it was read ahead).
  */
-export function runInDaemon(argv: readonly string[], io: ClientIo): Promise<number | undefined> {
-  const dir = daemonDir(io.env);
-  if (dir === undefined || io.env.ENGRAM_DAEMON === 'off' || unsafeDir(dir) !== undefined) return Promise.resolve(undefined);
+export async function runInDaemon(command: string, argv: readonly string[], io: ClientIo): Promise<DaemonAnswer> {
+  const dir = daemonDir(io.env, io.cwd);
+  if (dir === undefined || io.env.ENGRAM_DAEMON === 'off' || unsafeDir(dir) !== undefined) return { local: true };
   const build = buildId();
+  const socket = await connected(socketIn(dir, build));
+  if (socket === undefined) return { local: true };
+  // A hook never fails its agent: whatever goes wrong is no answer, exit 0.
+  const hook = command === 'hook';
+  const plan = stdinPlan(command, argv, io.stdin.isTTY === true);
+  let input: Buffer | undefined;
+  if (plan.read) {
+    input = await readAll(io.stdin, plan.boundMs);
+    if (input === undefined) {
+      // A hook whose input did not end within its bound gives up, as it would in its own process.
+      socket.destroy();
+      return { code: 0 };
+    }
+  }
   const request: DaemonRequest = {
     protocol: PROTOCOL,
     build,
     argv: [...argv],
     cwd: io.cwd,
-    env: { ...io.env },
+    // The home the command would fall back to here, where HOME is not set.
+    env: { ...io.env, HOME: io.env.HOME ?? homedir() },
     tty: { stdin: io.stdin.isTTY === true, stdout: io.stdout.isTTY === true, stderr: io.stderr.isTTY === true },
     columns: { stdout: io.stdout.columns, stderr: io.stderr.columns },
+    umask: process.umask(),
   };
   return new Promise((resolve) => {
-    const socket = connect(socketIn(dir, build));
-    let connected = false;
     let done = false;
-    let stdinAsked = false;
-    const finish = (code: number | undefined) => {
+    let streaming = false;
+    const finish = (answer: DaemonAnswer) => {
       if (done) return;
       done = true;
       io.stdin.removeListener('data', forward);
       io.stdin.removeListener('end', ended);
       // Done with the input: a shell that keeps stdin open does not keep this process running.
-      if (stdinAsked) (io.stdin as { destroy?: () => void }).destroy?.();
+      if (streaming) (io.stdin as { destroy?: () => void }).destroy?.();
       socket.destroy();
-      resolve(code);
+      resolve(answer);
     };
     const forward = (chunk: Buffer | string) => {
       socket.write(frame('i', typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
@@ -60,16 +112,13 @@ export function runInDaemon(argv: readonly string[], io: ClientIo): Promise<numb
     const read = frameReader((type, payload) => {
       if (type === 'o') io.stdout.write(payload);
       else if (type === 'e') io.stderr.write(payload);
-      else if (type === 'r') {
-        stdinAsked = true;
+      else if (type === 'r' && input === undefined && !streaming) {
+        // The command reads an input not read ahead (a terminal): it goes over as it comes.
+        streaming = true;
         io.stdin.on('data', forward);
         io.stdin.once('end', ended);
-      } else if (type === 'x') finish((JSON.parse(payload.toString('utf8')) as { code: number }).code);
-      else if (type === 'n') finish(undefined);
-    });
-    socket.on('connect', () => {
-      connected = true;
-      socket.write(frame('q', JSON.stringify(request)));
+      } else if (type === 'x') finish({ code: (JSON.parse(payload.toString('utf8')) as { code: number }).code });
+      else if (type === 'n') finish({ local: true, ...(input === undefined ? {} : { input }) });
     });
     socket.on('data', (chunk) => {
       try {
@@ -78,18 +127,13 @@ export function runInDaemon(argv: readonly string[], io: ClientIo): Promise<numb
         socket.destroy();
       }
     });
-    socket.on('error', () => {
-      // Nothing listens (no daemon, or one that died): the command runs here.
-      if (!connected) finish(undefined);
-    });
+    socket.on('error', () => {});
     socket.on('close', () => {
       if (done) return;
-      if (!connected) {
-        finish(undefined);
-        return;
-      }
-      io.stderr.write(LOST);
-      finish(1);
+      if (!hook) io.stderr.write(LOST);
+      finish({ code: hook ? 0 : 1 });
     });
+    socket.write(frame('q', JSON.stringify(request)));
+    if (input !== undefined) socket.write(Buffer.concat([frame('i', input), frame('c')]));
   });
 }

@@ -4,7 +4,7 @@
  * `ENGRAM_DAEMON_DIR` names another). A folder that is a link, belongs to someone else or lets
  * others in is never used. Light: node built-ins only, loaded before the CLI.
  */
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { VERSION } from '../../version.js';
 
@@ -16,10 +16,7 @@ export { daemonDir } from '../../config/daemon-dir.js';
  * an upgrade is never asked again (it ends when idle).
  */
 export function socketIn(dir: string, build: string = buildId()): string {
-  // FNV-1a, 32 bits: a name, not a secret.
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < build.length; i++) hash = Math.imul(hash ^ build.charCodeAt(i), 0x01000193) >>> 0;
-  return join(dir, `daemon-${hash.toString(16).padStart(8, '0')}.sock`);
+  return join(dir, `daemon-${fnv(build)}.sock`);
 }
 
 /** Why `dir` is not safe to use (undefined when it is): it must be a real folder of this user, closed to others. */
@@ -36,16 +33,24 @@ export function unsafeDir(dir: string): string | undefined {
   return undefined;
 }
 
+/** FNV-1a, 32 bits, as 8 hex digits: a name, not a secret. */
+function fnv(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
+
 /**
- * This build of engram: its version, the node it runs on, and the file it runs from with that
- * file's modification time, so that a daemon started before an upgrade or a rebuild never
- * answers for the new one.
+ * This build of engram: its version, the node it runs on, and the file it runs from with a hash of
+ * that file's text (the bundle's entry names every chunk by a hash of its content and of what it
+ * loads, so any change of the code changes it), so that a daemon started before an upgrade or a
+ * rebuild never answers for the new one.
  */
 export function buildId(entry: string | undefined = process.argv[1]): string {
   let where = '';
   try {
     const path = realpathSync(entry ?? '');
-    where = `${path}@${statSync(path).mtimeMs}`;
+    where = `${path}#${fnv(readFileSync(path, 'latin1'))}`;
   } catch {
     where = String(entry);
   }

@@ -24,6 +24,8 @@ export interface DaemonRequest {
   /** Whether each stream is a terminal, and its width, as the command would see them. */
   tty: { stdin: boolean; stdout: boolean; stderr: boolean };
   columns: { stdout?: number; stderr?: number };
+  /** The client's file mode mask: files the command creates get the modes they would get there. */
+  umask: number;
 }
 
 /** One frame, ready to write. */

@@ -25,6 +25,8 @@ export interface DaemonOptions {
   build?: string;
   /** Runs one command line; resolves to its exit code. */
   run: (request: DaemonRequest, io: RequestIo) => Promise<number>;
+  /** Called once the socket listens. */
+  listening?: (socketPath: string) => void;
 }
 
 /** The streams a command run by the daemon sees, with the client's terminal facts. */
@@ -81,15 +83,17 @@ function streamsFor(socket: Socket, request: DaemonRequest, onExit: (code: numbe
 }
 
 /**
- * Runs `fn` in the client's folder and environment (commands are run one at a time), so that even
- * a library that reads `process.cwd()` or `process.env` sees what a process of the client's would.
+ * Runs `fn` in the client's folder, environment and file mode mask (commands are run one at a time),
+ * so that even a library that reads `process.cwd()` or `process.env`, and every file created, is as
+ * in a process of the client's.
  */
 export async function asRunBy<T>(
-  request: { cwd: string; env: Record<string, string | undefined> },
+  request: { cwd: string; env: Record<string, string | undefined>; umask?: number },
   fn: () => Promise<T>,
 ): Promise<T> {
   const { env } = process;
   const cwd = process.cwd();
+  const mask = request.umask === undefined ? undefined : process.umask(request.umask);
   try {
     process.chdir(request.cwd);
   } catch {
@@ -101,6 +105,7 @@ export async function asRunBy<T>(
   } finally {
     process.env = env;
     process.chdir(cwd);
+    if (mask !== undefined) process.umask(mask);
   }
 }
 
@@ -111,14 +116,25 @@ export function askDaemon(socketPath: string, control: Control, timeoutMs = 2000
     let answer: DaemonStatus | undefined;
     const timer = setTimeout(() => socket.destroy(), timeoutMs);
     const read = frameReader((type, payload) => {
-      if (type === 'o') answer = JSON.parse(payload.toString('utf8')) as DaemonStatus;
+      if (type !== 'o') return;
+      try {
+        answer = JSON.parse(payload.toString('utf8')) as DaemonStatus;
+      } catch {
+        // Not a daemon's answer.
+      }
     });
     socket.on('connect', () => socket.write(frame('q', JSON.stringify({ protocol: PROTOCOL, control }))));
-    socket.on('data', (chunk) => read(chunk));
+    socket.on('data', (chunk) => {
+      try {
+        read(chunk);
+      } catch {
+        socket.destroy();
+      }
+    });
     socket.on('error', () => {});
     socket.on('close', () => {
       clearTimeout(timer);
-      resolve(answer);
+      resolve(typeof answer?.pid === 'number' ? answer : undefined);
     });
   });
 }
@@ -197,6 +213,12 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
     socket.on('error', () => {});
     let request: DaemonRequest | undefined;
     let stdin: Readable | undefined;
+    // A client gone (killed, timed out) before its command ran: the command never runs; while it
+    // runs: its input ends in an error, so that a write waiting for it stores nothing.
+    let answered = false;
+    socket.on('close', () => {
+      if (!answered && stdin !== undefined && !stdin.readableEnded) stdin.destroy(new Error('the client went away'));
+    });
     const read = frameReader((type, payload) => {
       if (type === 'q' && request === undefined) {
         request = JSON.parse(payload.toString('utf8')) as DaemonRequest;
@@ -210,8 +232,18 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
           // Stopping, or a client of another build (its file was replaced under the same name).
           socket.end(frame('n', JSON.stringify({ reason: closing ? 'stopping' : 'build' })));
         } else {
+          // Its streams now: an input read ahead arrives before the command runs.
+          const answer = (code: number) => {
+            if (answered) return;
+            answered = true;
+            if (!socket.destroyed) socket.end(frame('x', JSON.stringify({ code })));
+          };
+          const io = streamsFor(socket, request, answer);
+          stdin = io.stdin as Readable;
+          // An input the command never reads may end in that error: nobody need hear it.
+          stdin.on('error', () => {});
           const asked = request;
-          queue = queue.then(() => runOne(socket, asked, (input) => (stdin = input)));
+          queue = queue.then(() => runOne(socket, asked, io, answer));
         }
       } else if (type === 'i') stdin?.push(payload);
       else if (type === 'c') stdin?.push(null);
@@ -225,20 +257,15 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
     });
   };
 
-  const runOne = async (socket: Socket, request: DaemonRequest, setStdin: (input: Readable) => void) => {
+  const runOne = async (socket: Socket, request: DaemonRequest, io: RequestIo, answer: (code: number) => void) => {
+    if (socket.destroyed) return;
     if (idle !== undefined) clearTimeout(idle);
     commands++;
-    let answered = false;
-    const answer = (code: number) => {
-      if (answered) return;
-      answered = true;
-      if (!socket.destroyed) socket.end(frame('x', JSON.stringify({ code })));
-    };
-    const io = streamsFor(socket, request, answer);
-    setStdin(io.stdin as Readable);
     try {
       answer(await options.run(request, io));
-    } catch {
+    } catch (error) {
+      // What the CLI did not catch itself: said as a process of its own would say it.
+      io.stderr.write(`engram: error[GENERAL_ERROR]: ${error instanceof Error ? error.message : String(error)}\n`);
       answer(1);
     } finally {
       if (!closing) resetIdle();
@@ -251,6 +278,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
   });
   chmodSync(socketPath, 0o600);
   own = statSync(socketPath);
+  options.listening?.(socketPath);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   resetIdle();

@@ -14,9 +14,13 @@ export interface Palette {
 
 const PLAIN: Palette = { id: String, dim: String, bold: String, red: String, yellow: String };
 
-/** The palette of a run; picocolors is loaded only when colour is on. */
+/**
+ * The palette of a run; picocolors is loaded only when colour is on, and told so (its own test
+ * reads the process's streams and environment, which in `engram daemon` are not the run's).
+ */
 export async function palette(color: boolean): Promise<Palette> {
   if (!color) return PLAIN;
-  const { default: pc } = await import('picocolors');
+  const { default: picocolors } = await import('picocolors');
+  const pc = picocolors.createColors(true);
   return { id: pc.cyan, dim: pc.dim, bold: pc.bold, red: pc.red, yellow: pc.yellow };
 }
