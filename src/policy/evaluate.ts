@@ -75,6 +75,8 @@ interface Span {
 const EXCERPT_CONTEXT = 24;
 const KEY_LIKE = /[A-Za-z0-9+/_=-]{16,}/g;
 const MASKED_GROUPS: ReadonlySet<PolicyGroup> = new Set(['secret', 'pii']);
+/** Privileged writers skip the quarantine rules. */
+const PRIVILEGED_RULES = PATTERN_RULES.filter((rule) => rule.action !== 'quarantine');
 
 function subjectText(subject: PolicySubject): string {
   const parts = [subject.title ?? '', subject.content, (subject.tags ?? []).join(' '), (subject.entities ?? []).join(' ')];
@@ -228,9 +230,10 @@ export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = 
   }
   const budget = options.ignoreSize ? WHOLE_FILE_DECODE_BUDGET : DECODE_BUDGET;
   const text = subjectText(subject);
-  const rules = PATTERN_RULES.filter((rule) =>
-    !(options.privileged && rule.action === 'quarantine') && (options.groups === undefined || options.groups.includes(rule.group)));
-  const { token, phrase } = viewsOf(text, budget, rules.some((rule) => rule.kind === 'phrase'));
+  const { groups } = options;
+  const rules = options.privileged ? PRIVILEGED_RULES : PATTERN_RULES;
+  const run = groups === undefined ? rules : rules.filter((rule) => groups.includes(rule.group));
+  const { token, phrase } = viewsOf(text, budget, groups === undefined || run.some((rule) => rule.kind === 'phrase'));
   const masks = new Masks(token);
   const primary = new Map<View, Span[]>();
   // Each view is screened once: the rules none of whose words it holds are not run on it.
@@ -239,7 +242,7 @@ export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = 
     if (!screens.has(view)) screens.set(view, screenText(view.text, rule.kind));
     return screens.get(view)?.admits(rule) !== false;
   };
-  for (const rule of rules) {
+  for (const rule of run) {
     const views = rule.kind === 'token' ? token : phrase;
     for (const view of views) {
       if (!admits(rule, view)) continue;

@@ -59,7 +59,9 @@ interface Tables {
   index: Map<PatternRule, readonly number[]>;
   /** Requirements met whatever the text (no literal known). */
   always: Uint8Array;
-  kinds: Record<PatternRule['kind'], Table>;
+  /** The literals of each kind, laid out on first need (a recorded query reads token views only). */
+  kinds: Partial<Record<PatternRule['kind'], Table>>;
+  data: ScreenData;
 }
 
 /** 31^3, taken out of the rolling hash as the window slides. */
@@ -87,8 +89,7 @@ function build(rules: readonly PatternRule[], generated: ScreenData | undefined)
     });
   const data = fits ? generated : screenData(rules);
   const index = new Map(rules.map((rule, i) => [rule, data.rules[i]?.requirements ?? []]));
-  const kinds = { token: table(data.token), phrase: table(data.phrase) };
-  return { index, always: Uint8Array.from(data.always), kinds };
+  return { index, always: Uint8Array.from(data.always), kinds: {}, data };
 }
 
 function pending(e: EntryData, hit: Uint8Array): boolean {
@@ -152,7 +153,8 @@ export function createScreener(
     const { index, always } = tables;
     const hit = Uint8Array.from(always);
     const upper = text.toUpperCase();
-    scan({ text, upper, aligned: upper.length === text.length }, tables.kinds[kind], hit);
+    const literals = (tables.kinds[kind] ??= table(tables.data[kind]));
+    scan({ text, upper, aligned: upper.length === text.length }, literals, hit);
     // Rules of the other kind are not screened here: they read other views.
     return { admits: (rule) => rule.kind !== kind || (index.get(rule) ?? []).every((r) => hit[r] !== 0) };
   };

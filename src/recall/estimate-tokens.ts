@@ -139,6 +139,8 @@ function pieceTokens(piece: string): number {
 export function estimateTokens(text: string): number {
   let tokens = 0;
   const pattern = NON_ASCII.test(text) ? o200kPieces() : ASCII_PIECES;
-  for (const match of text.matchAll(pattern)) tokens += pieceTokens(match[0]);
+  // exec on the shared expression, not matchAll (which copies it on every call); no piece is empty.
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) tokens += pieceTokens(m[0]);
   return tokens;
 }
