@@ -1,9 +1,10 @@
 /**
  * The policy's generated modules (scripts/generate-policy.ts, `npm run generate:policy`) hold
  * exactly what their sources compute today: the injection rules' expression sources compiled from
- * the lexicons, and the screen's literals read from every rule. A stale file fails here with the
- * command that refreshes it; the screen also ignores generated tables whose rule fingerprints no
- * longer match (checked below with a rule changed behind its back).
+ * the lexicons, the secretlint preset's scanners, and the screen's literals read from every
+ * rule. A stale file fails here with the command that refreshes it; the screen also ignores
+ * generated tables whose rule fingerprints no longer match (checked below with a rule changed
+ * behind its back).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,8 +13,12 @@ import { injectionSources } from '../src/policy/injection-compile.js';
 import { INJECTION_SOURCES } from '../src/policy/injection-sources.generated.js';
 import { PATTERN_RULES, type PatternRule } from '../src/policy/rules.js';
 import { createScreener } from '../src/policy/screen.js';
+import { presetScanners } from '../src/policy/secretlint.js';
+import { SECRETLINT_SCANNERS } from '../src/policy/secretlint-scanners.generated.js';
 import { fingerprint, screenData } from '../src/policy/screen-data.js';
 import { SCREEN_LITERALS } from '../src/policy/screen-literals.generated.js';
+import { secretCases } from './adversarial/secrets.js';
+import { cli } from './helpers.js';
 
 const REFRESH = 'run `npm run generate:policy` and commit the generated files';
 
@@ -33,6 +38,11 @@ function firstDifference(actual: unknown, expected: unknown, path = ''): string 
 test('injection-sources.generated.ts holds the lexicons as compiled today', () => {
   const diff = firstDifference(INJECTION_SOURCES, injectionSources());
   assert.equal(diff, undefined, `src/policy/injection-sources.generated.ts is stale (${diff}): ${REFRESH}`);
+});
+
+test('secretlint-scanners.generated.ts names the preset\'s scanners as the installed preset has them', () => {
+  const diff = firstDifference(SECRETLINT_SCANNERS, presetScanners());
+  assert.equal(diff, undefined, `src/policy/secretlint-scanners.generated.ts is stale (${diff}): ${REFRESH}`);
 });
 
 test('screen-literals.generated.ts holds the literals of the rules as they are today', () => {
@@ -73,4 +83,22 @@ test('generated screen tables are used only for the rules they were computed fro
     }
   }
   assert.equal(screen('plain words only', 'token')?.admits(PATTERN_RULES[0] as PatternRule), false);
+});
+
+test('the bundle starts the secretlint preset on first need and refuses what the library refuses', () => {
+  // Secrets that only secretlint's scanners find, of different kinds, each checked by a fresh CLI process.
+  const only = secretCases().filter((c) => {
+    const { matches } = evaluatePolicy({ content: c.text });
+    return matches.length > 0 && matches.every((m) => m.rule.startsWith('secret.secretlint.'));
+  });
+  const byRule = new Map(only.map((c) => [evaluatePolicy({ content: c.text }).matches[0]?.rule, c]));
+  const kinds = [...byRule.values()].slice(0, 3);
+  assert.ok(kinds.length >= 2, `${kinds.length} kinds`);
+  for (const c of kinds) {
+    const expected = evaluatePolicy({ content: c.text }).matches.map((m) => m.rule);
+    const run = cli(['policy', 'check'], { input: c.text });
+    assert.equal(run.code, 1, run.stderr);
+    const rules = (run.error as { rules?: { rule: string }[] } | undefined)?.rules?.map((r) => r.rule);
+    assert.deepEqual(rules, expected);
+  }
 });
