@@ -30,7 +30,7 @@ function both<T>(run: () => T): [T, T] {
     setScreening('never');
     return [screened, run()];
   } finally {
-    setScreening('warm');
+    setScreening('always');
   }
 }
 

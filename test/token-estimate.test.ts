@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { estimateTokens } from '../src/recall/estimate-tokens.js';
+import { ASCII_PIECES, estimateTokens, o200kPieces } from '../src/recall/estimate-tokens.js';
 import { loadTokenizer, type Tokenizer } from '../src/recall/tokenizer.js';
 import { englishCode, englishProse, mixedMemory, SCRIPT_SAMPLES, seeded } from './token-fixtures.js';
 
@@ -86,4 +86,36 @@ test('every character counts: each code point alone is at least one token', () =
   assert.equal(estimateTokens(''), 0);
   assert.equal(estimateTokens('部署'), 6);
   assert.equal(estimateTokens('The deploy runs nightly.'), 5);
+});
+
+/** Random ASCII: words in mixed case, contractions, digits, punctuation, runs of every ASCII whitespace. */
+function randomAscii(random: () => number, parts: number): string {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const kinds = [
+    () => Array.from({ length: 1 + Math.floor(random() * 12) }, () => pick([...letters])).join(''),
+    () => pick(['The', 'API', 'iPhone', 'JSON', 'x', 'README', 'McDonald']),
+    () => pick(['\'s', '\'S', '\'t', '\'re', '\'RE', '\'ve', '\'Ve', '\'ll', '\'LL', '\'m', '\'d', '\'', '\'x', '\'\'']),
+    () => Array.from({ length: 1 + Math.floor(random() * 9) }, () => pick([...'0123456789'])).join(''),
+    () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick([...'!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~'])).join(''),
+    () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => pick([' ', ' ', ' ', '\t', '\n', '\r', '\v', '\f'])).join(''),
+    () => String.fromCharCode(Math.floor(random() * 128)),
+  ];
+  return Array.from({ length: parts }, () => pick(kinds)()).join('');
+}
+
+test('ASCII text is cut by the fast expression into exactly the pieces of o200k\'s pattern (5,000 random texts)', () => {
+  const random = seeded(2026);
+  let pieces = 0;
+  for (let i = 0; i < 5000; i++) {
+    const text = randomAscii(random, 1 + Math.floor(random() * 60));
+    assert.ok(/^[\0-\x7f]*$/.test(text));
+    const fast = [...text.matchAll(ASCII_PIECES)].map((m) => [m.index, m[0]]);
+    const full = [...text.matchAll(o200kPieces())].map((m) => [m.index, m[0]]);
+    assert.deepEqual(fast, full, JSON.stringify(text));
+    pieces += full.length;
+  }
+  assert.ok(pieces > 50_000, `${pieces} pieces compared`);
+  // Text with any other character takes o200k's pattern: the estimate is unchanged there too.
+  assert.equal(estimateTokens('部署 deploy'), estimateTokens('部署') + estimateTokens(' deploy'));
 });

@@ -60,6 +60,11 @@ export interface PolicyOptions {
   requireProvenance?: boolean;
   /** Skip the size rule (for `policy check` of a whole file, which ingest would chunk). */
   ignoreSize?: boolean;
+  /**
+   * Run only the pattern rules of these groups (a recorded query reads only the `secret` group);
+   * their matches and excerpts are those of a full evaluation.
+   */
+  groups?: readonly PolicyGroup[];
 }
 
 interface Span {
@@ -70,6 +75,8 @@ interface Span {
 const EXCERPT_CONTEXT = 24;
 const KEY_LIKE = /[A-Za-z0-9+/_=-]{16,}/g;
 const MASKED_GROUPS: ReadonlySet<PolicyGroup> = new Set(['secret', 'pii']);
+/** Privileged writers skip the quarantine rules. */
+const PRIVILEGED_RULES = PATTERN_RULES.filter((rule) => rule.action !== 'quarantine');
 
 function subjectText(subject: PolicySubject): string {
   const parts = [subject.title ?? '', subject.content, (subject.tags ?? []).join(' '), (subject.entities ?? []).join(' ')];
@@ -86,13 +93,14 @@ function subjectText(subject: PolicySubject): string {
   return parts.filter((p) => p !== '').join('\n');
 }
 
-function viewsOf(text: string, budget: number): { token: View[]; phrase: View[] } {
+function viewsOf(text: string, budget: number, phrases: boolean): { token: View[]; phrase: View[] } {
   const base = normalise(text);
   const token = tokenViews(base, { chars: budget });
   // Obfuscations undone (tag characters, bidi, entities, spaced letters, leetspeak, emphasis,
   // reversal) and the hidden places of the text: see deobfuscate.ts.
   const extra = deobfuscatedViews(text);
   for (const v of extra) if (v.token) token.push({ text: normalise(v.text), label: v.label });
+  if (!phrases) return { token, phrase: [] };
   // Phrase views are lower case: the compiled lexicon patterns have no `i` flag.
   const phrase = token.map((v) => ({ text: foldPhrases(v.text).toLowerCase(), label: v.label }));
   for (const v of extra) {
@@ -222,7 +230,10 @@ export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = 
   }
   const budget = options.ignoreSize ? WHOLE_FILE_DECODE_BUDGET : DECODE_BUDGET;
   const text = subjectText(subject);
-  const { token, phrase } = viewsOf(text, budget);
+  const { groups } = options;
+  const rules = options.privileged ? PRIVILEGED_RULES : PATTERN_RULES;
+  const run = groups === undefined ? rules : rules.filter((rule) => groups.includes(rule.group));
+  const { token, phrase } = viewsOf(text, budget, groups === undefined || run.some((rule) => rule.kind === 'phrase'));
   const masks = new Masks(token);
   const primary = new Map<View, Span[]>();
   // Each view is screened once: the rules none of whose words it holds are not run on it.
@@ -231,8 +242,7 @@ export function evaluatePolicy(subject: PolicySubject, options: PolicyOptions = 
     if (!screens.has(view)) screens.set(view, screenText(view.text, rule.kind));
     return screens.get(view)?.admits(rule) !== false;
   };
-  for (const rule of PATTERN_RULES) {
-    if (options.privileged && rule.action === 'quarantine') continue;
+  for (const rule of run) {
     const views = rule.kind === 'token' ? token : phrase;
     for (const view of views) {
       if (!admits(rule, view)) continue;

@@ -1,10 +1,13 @@
 /**
  * Compiling the phrase lexicons of `injection-lexicon.ts` (seventeen languages) into the regular
- * expressions of the injection rules (`injection.ts`): slots, stems, word gaps and word boundaries
- * over the folded, lower-cased phrase views, CJK without spaces.
+ * expression sources of the injection rules (`injection.ts`): slots, stems, word gaps and word
+ * boundaries over the folded, lower-cased phrase views, CJK without spaces. This runs at build
+ * time: `npm run generate:policy` writes {@link injectionSources} to
+ * `injection-sources.generated.ts`, which the rules read, so that no process compiles the lexicon
+ * (test/policy-generated.test.ts fails when that file is stale).
  */
 import { foldPhrases, normalise } from './normalize.js';
-import { LEXICONS, type Lexicon } from './injection-lexicon.js';
+import { ADDRESSEES, DIRECTIVES, LEXICONS, type Lexicon } from './injection-lexicon.js';
 
 /**
  * Letters and digits of the scripts the lexicons use (the phrase views are folded and lower case).
@@ -76,13 +79,8 @@ export function compileEntry(entry: string, cjk = false): string {
   return out;
 }
 
-/** Compiled lexicon patterns match the lower-cased phrase views (no `i` flag: much faster to compile). */
-export function regex(source: string): RegExp {
-  return new RegExp(source, 'g');
-}
-
 /** Verb … (qualifiers + noun | noun + qualifiers | strong noun), and the object-first order. */
-export function overridePatterns(lex: Lexicon): RegExp[] {
+function overrideSources(lex: Lexicon): string[] {
   const cjk = lex.cjk === true;
   const v = compileSlot(lex.verbs, cjk);
   const q = compileSlot(lex.qualifiers, cjk);
@@ -96,26 +94,71 @@ export function overridePatterns(lex: Lexicon): RegExp[] {
   const start = cjk ? '' : START;
   const sources = [`${start}${v}${gap}${sep}${object}`];
   if (lex.objectFirst === true || cjk) sources.push(`${start}${object}${gap}${sep}${v}`);
-  return sources.map(regex);
+  return sources;
 }
 
 /** Reveal verb … prompt object, or the object first where the language puts it there. */
-export function revealPattern(lex: Lexicon): RegExp {
+function revealSource(lex: Lexicon): string {
   const cjk = lex.cjk === true;
   const verb = compileSlot(lex.revealVerbs, cjk);
   const object = compileSlot(lex.promptObjects, cjk);
   const sep = cjk ? ' ?' : ' ';
   const gap = cjk ? CJK_GAP : '(?: \\S+){0,2}?';
   const start = cjk ? '' : START;
-  return regex(lex.objectFirst === true
+  return lex.objectFirst === true
     ? `${start}(?:${object}${gap}${sep}${verb}|${verb}${gap}${sep}${object})`
-    : `${start}${verb}${gap}${sep}${object}`);
+    : `${start}${verb}${gap}${sep}${object}`;
 }
 
 /**
  * A cheap first test for the override rule: one of its verbs, in any language, anywhere (no word
  * boundaries, so squeezed text passes too). Most texts fail it and skip the seventeen patterns.
  */
-export const OVERRIDE_VERBS = new RegExp(
-  [...LEXICONS.map((l) => l.verbs.split('|').map((v) => compileAlternative(v.replace(/\*$/, ''), true)).join('|')), 'oublie', 'ignore'].join('|'),
-);
+function overrideVerbsSource(): string {
+  return [...LEXICONS.map((l) => l.verbs.split('|').map((v) => compileAlternative(v.replace(/\*$/, ''), true)).join('|')), 'oublie', 'ignore'].join('|');
+}
+
+/** What the rules need of the lexicons: regular expression sources (flag `g` unless said). */
+export interface InjectionSources {
+  /** The lexicons' languages, for the rules' descriptions. */
+  languages: string;
+  /** The override rule's first test (no flags). */
+  overrideVerbs: string;
+  /** Override patterns, every lexicon. */
+  override: string[];
+  /** System-prompt extraction, one per lexicon. */
+  reveal: string[];
+  /** Redefinition phrasings of the lexicons other than English and French. */
+  redefine: string[];
+  /** The conditional on the reader being an AI, in Russian and in Chinese. */
+  addressed: string[];
+  /** An order addressed to an AI (in a hidden place). */
+  hiddenDirective: string;
+  /** "Send the secrets to a URL" in a dozen languages (instructions.ts). */
+  exfiltrate: string;
+}
+
+/**
+ * Every source the injection and instruction rules compile from the lexicons, as
+ * `injection-sources.generated.ts` holds it.
+ *
+ * @example
+ * new RegExp(injectionSources().override[0], 'g').test('...'); // the English override pattern
+ */
+export function injectionSources(): InjectionSources {
+  const exfiltrate = compileEntry('envia|envie|envoie|envoyez|sende|senden_sie|invia|отправь|отправьте|wyślij|stuur|gönder|kirim … secretos|segredos|secrets|geheimnisse|segreti|credenciales|credenciais|identifiants|zugangsdaten|credenziali|пароли|секреты|ключи|hasła|wachtwoorden|şifreleri|kata_sandi|contrasenas|senhas|mots_de_passe|passwörter|password … a|para|à|an|на|do|naar|ke');
+  return {
+    languages: LEXICONS.map((l) => l.lang).join(', '),
+    overrideVerbs: overrideVerbsSource(),
+    override: LEXICONS.flatMap(overrideSources),
+    reveal: LEXICONS.map(revealSource),
+    redefine: LEXICONS.filter((l) => l.lang !== 'en' && l.lang !== 'fr')
+      .flatMap((lex) => lex.redefine.map((entry) => compileEntry(entry, lex.cjk === true))),
+    addressed: [
+      compileEntry('если_ты|если_вы ии|ассистент|языковая_модель|нейросеть|бот'),
+      compileEntry('如果你是 一个|一個? ai|人工智能|助手|大模型|语言模型|語言模型', true),
+    ],
+    hiddenDirective: `${START}${compileSlot(ADDRESSEES)}[,:;!-]?(?: \\S+){0,3}? ?${compileSlot(DIRECTIVES)}`,
+    exfiltrate: `${exfiltrate} ?https?:\\/\\/`,
+  };
+}

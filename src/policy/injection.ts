@@ -1,20 +1,24 @@
 /**
  * The prompt-injection rules: instruction override, role redefinition and system-prompt extraction
  * in seventeen languages (compiled by `injection-compile.ts` from the lexicons of
- * `injection-lexicon.ts`), chat-template markers of current model families, lines that imitate
- * engram's own recall block, and instructions addressed to an AI in hidden places. Tool-call
- * payloads, exfiltration directives and self-instructions are in `instructions.ts`.
+ * `injection-lexicon.ts` at build time, read here from `injection-sources.generated.ts`),
+ * chat-template markers of current model families, lines that imitate engram's own recall block,
+ * and instructions addressed to an AI in hidden places. Tool-call payloads, exfiltration
+ * directives and self-instructions are in `instructions.ts`.
  *
  * Descriptions name what a rule catches without quoting a triggering phrase, so that this file and
  * the rule listing pass the policy themselves.
  */
 import { HIDDEN_MARK } from './deobfuscate.js';
-import { compileEntry, compileSlot, OVERRIDE_VERBS, overridePatterns, regex, revealPattern, START } from './injection-compile.js';
-import { ADDRESSEES, DIRECTIVES, LEXICONS } from './injection-lexicon.js';
+import { INJECTION_SOURCES as LEXICON } from './injection-sources.generated.js';
 import type { PatternRule } from './rules.js';
 
-const OTHER = LEXICONS.filter((l) => l.lang !== 'en' && l.lang !== 'fr');
-const NAMES = LEXICONS.map((l) => l.lang).join(', ');
+const NAMES = LEXICON.languages;
+
+/** Compiled lexicon patterns match the lower-cased phrase views (no `i` flag: much faster to compile). */
+function regex(source: string): RegExp {
+  return new RegExp(source, 'g');
+}
 
 /** Spaced-out text joined into one word (`i g n o r e a l l …`) keeps its meaning here. */
 const SQUEEZED = {
@@ -39,9 +43,9 @@ const INJECTION: PatternRule[] = [
     id: 'injection.override',
     kind: 'phrase',
     description: `Asks the model to drop earlier or system instructions (${NAMES})`,
-    needs: OVERRIDE_VERBS,
+    needs: new RegExp(LEXICON.overrideVerbs),
     patterns: [
-      ...LEXICONS.flatMap(overridePatterns),
+      ...LEXICON.override.map(regex),
       /\b(?:ignore|disregard|forget) (?:all|everything)(?: of)?(?: the| your| my)? (?:instructions?|prompts?|directives?|guidelines|you (?:were|have been) told)\b/gi,
       /\b(?:oublie[rsz]?|ignore[rsz]?) tout ce qu(?:e|')(?: ?on)? (?:t'a|vous a|t'avait|vous avait) (?:dit|demande)/gi,
       SQUEEZED.override,
@@ -52,7 +56,7 @@ const INJECTION: PatternRule[] = [
     kind: 'phrase',
     description: `Tries to read out or replace the system prompt (${NAMES})`,
     patterns: [
-      ...LEXICONS.map(revealPattern),
+      ...LEXICON.reveal.map(regex),
       /\b(?:reveal|leak|dump) (?:me )?the (?:(?:full|entire|hidden|initial|original|secret) )*(?:system (?:prompt|message|instructions)|hidden instructions|initial instructions)\b/gi,
       /\b(?:print|show|display|output|repeat|tell|give) (?:me|us) (?:the|your) (?:(?:full|entire|hidden|initial|original|secret) )*(?:system (?:prompt|message|instructions)|hidden instructions|initial instructions|instructions above)\b/gi,
       /\b(?:print|show|display|output|repeat|leak|reveal) (?:the )?(?:hidden|initial|original|secret) instructions you (?:were|have been) given\b/gi,
@@ -87,7 +91,7 @@ const INJECTION: PatternRule[] = [
       /\b(?:active[rz]?|passe[rz]? en) (?:le )?mode (?:developpeur|sans restriction|sans limites?|jailbreak)\b/gi,
       /\bmode (?:sans restriction|sans limites?|jailbreak)\b/gi,
       /\b(?:tes|vos) (?:nouvelles|vraies) (?:instructions|consignes|regles)\b/gi,
-      ...OTHER.flatMap((lex) => lex.redefine.map((entry) => regex(compileEntry(entry, lex.cjk === true)))),
+      ...LEXICON.redefine.map(regex),
       SQUEEZED.redefine,
     ],
   },
@@ -135,8 +139,7 @@ const INJECTION: PatternRule[] = [
       /\bsi (?:eres|es|tu es|vous etes|sei) (?:una? |l')?(?:ia|ai|llm|asistente|assistant|assistente|modelo de lenguaje|modele de langage)\b/gi,
       /\bwenn du (?:eine|ein) (?:ki|llm|sprachmodell|ki-assistent)\b/gi,
       /\bse (?:voce|você) (?:e|é) (?:uma?|o|a) (?:ia|llm|assistente)\b/gi,
-      regex(compileEntry('если_ты|если_вы ии|ассистент|языковая_модель|нейросеть|бот')),
-      regex(compileEntry('如果你是 一个|一個? ai|人工智能|助手|大模型|语言模型|語言模型', true)),
+      ...LEXICON.addressed.map(regex),
     ],
   },
   {
@@ -146,7 +149,7 @@ const INJECTION: PatternRule[] = [
       'An instruction to an AI inside a hidden place: HTML comment, hidden element, code comment, front matter, link title, alt text, details block',
     needs: new RegExp(`^${HIDDEN_MARK}`),
     patterns: [
-      regex(`${START}${compileSlot(ADDRESSEES)}[,:;!-]?(?: \\S+){0,3}? ?${compileSlot(DIRECTIVES)}`),
+      regex(LEXICON.hiddenDirective),
     ],
   },
 ].map((rule) => ({ ...rule, group: 'injection', action: 'reject' }) as PatternRule);

@@ -6,7 +6,7 @@
  * Descriptions name what a rule catches without quoting a triggering phrase, so that this file and
  * the rule listing pass the policy themselves.
  */
-import { compileEntry, regex } from './injection-compile.js';
+import { INJECTION_SOURCES } from './injection-sources.generated.js';
 import type { PatternRule } from './rules.js';
 
 /** `"key": "value"` pairs, single or double quoted. */
@@ -62,7 +62,7 @@ const INSTRUCTION: PatternRule[] = [
     patterns: [
       /\b(?:send|post|upload|exfiltrate|email|forward|leak|transmit|copy|pipe|curl|paste) (?:\S+ ){0,4}?(?:secrets?|credentials?|api keys?|tokens?|passwords?|env(?:ironment)? (?:variables|vars)|\.env|ssh keys?|private keys?|conversation|chat history|memories|memory|system prompt|database(?: dump)?|cookies|session) (?:\S+ ){0,4}?to (?:https?:\/\/|ftp:\/\/|\S+@\S+\.\w+|the (?:following|this|attacker|external|remote) (?:url|address|endpoint|webhook|server|email)|(?:my|our|this) (?:webhook|server|endpoint))/gi,
       /!\[[^\]]{0,100}\]\(https?:\/\/[^)\s]{1,300}[?&][\w-]{1,40}=(?:\{|\$\{|%7B|<|\[)[^)]{0,300}\)/gi,
-      regex(`${compileEntry('envia|envie|envoie|envoyez|sende|senden_sie|invia|отправь|отправьте|wyślij|stuur|gönder|kirim … secretos|segredos|secrets|geheimnisse|segreti|credenciales|credenciais|identifiants|zugangsdaten|credenziali|пароли|секреты|ключи|hasła|wachtwoorden|şifreleri|kata_sandi|contrasenas|senhas|mots_de_passe|passwörter|password … a|para|à|an|на|do|naar|ke')} ?https?:\\/\\/`),
+      new RegExp(INJECTION_SOURCES.exfiltrate, 'g'),
     ],
   },
 ].map((rule) => ({ ...rule, group: 'instruction', action: 'reject' }) as PatternRule);

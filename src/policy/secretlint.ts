@@ -6,8 +6,8 @@
  * path we never give) is skipped. Its comment filter is left out: a `secretlint-disable` comment
  * in a memory must not switch the policy off.
  */
-import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { PatternRule } from './rules.js';
+import { SECRETLINT_SCANNERS } from './secretlint-scanners.generated.js';
 import { isDocumentationValue } from './secret-values.js';
 
 /** The parts of secretlint's rule API the adapter uses (its types package is not a dependency). */
@@ -39,6 +39,32 @@ interface SecretlintRule {
 
 /** Preset members that are not scanners of text we hold. */
 const SKIPPED = new Set(['@secretlint/secretlint-rule-filter-comments', '@secretlint/secretlint-rule-gcp']);
+
+/**
+ * The preset (lodash and some thirty rules: milliseconds to evaluate), loaded on first need in
+ * the bundle, where esbuild turns this `require` into a lazy start of the bundled preset: a
+ * process whose texts no scanner is admitted for (the screen, screen.ts) never evaluates it. Out
+ * of the bundle (the library, the tests) an ES module has no `require`, and the preset is
+ * imported with this module.
+ */
+let preset: { rules: unknown } | undefined = typeof require === 'function'
+  ? undefined
+  : ((await import('@secretlint/secretlint-rule-preset-recommend')) as { rules: unknown });
+
+function presetRules(): SecretlintRule[] {
+  // The bundle's lazy start of the preset (see above); never reached out of the bundle.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  preset ??= require('@secretlint/secretlint-rule-preset-recommend') as { rules: unknown };
+  return preset.rules as SecretlintRule[];
+}
+
+/**
+ * The ids of the preset's scanners the policy runs, read from the preset (the rules are made from
+ * `secretlint-scanners.generated.ts`, written from this by `npm run generate:policy`).
+ */
+export function presetScanners(): string[] {
+  return presetRules().filter((rule) => rule.meta.type === 'scanner' && !SKIPPED.has(rule.meta.id)).map((rule) => rule.meta.id);
+}
 
 interface Found {
   start: number;
@@ -104,8 +130,8 @@ function probe(handler: ReturnType<SecretlintRule['create']>): RegExp[] | undefi
   return other || patterns.length === 0 ? undefined : patterns;
 }
 
-/** One scanner, set up once: `scan(text)` gives the ranges it reports in `text`. */
-function scannerOf(rule: SecretlintRule): { scan: (text: string) => Found[]; patterns: () => RegExp[] | undefined } {
+/** One scanner, set up on first use: `scan(text)` gives the ranges it reports in `text`. */
+function scannerOf(id: string): { scan: (text: string) => Found[]; patterns: () => RegExp[] | undefined } {
   let found: Found[] = [];
   let current = '';
   const context: SecretlintContext = {
@@ -119,19 +145,26 @@ function scannerOf(rule: SecretlintRule): { scan: (text: string) => Found[]; pat
     registerRule: () => undefined,
     createTranslator: () => (id) => id,
   };
-  const handler = rule.create(context, {});
+  let made: ReturnType<SecretlintRule['create']> | undefined;
+  const handler = () => {
+    if (made !== undefined) return made;
+    const rule = presetRules().find((r) => r.meta.id === id);
+    // A scanner the preset no longer has finds nothing (test/policy-generated.test.ts fails first).
+    made = rule === undefined ? {} : rule.create(context, {});
+    return made;
+  };
   let probed: { patterns: RegExp[] | undefined } | undefined;
   const scan = (text: string) => {
     if (!worthScanning(text)) return [];
     found = [];
     current = text;
-    const result = handler.file?.({ content: text, filePath: undefined, ext: '', contentType: 'text' });
+    const result = handler().file?.({ content: text, filePath: undefined, ext: '', contentType: 'text' });
     // A scanner that works asynchronously cannot answer a synchronous policy: its late reports
     // go to a list nobody reads, and what it found so far is all it found.
     if (result instanceof Promise) result.catch(() => undefined);
     return found;
   };
-  return { scan, patterns: () => (probed ??= { patterns: probe(handler) }).patterns };
+  return { scan, patterns: () => (probed ??= { patterns: probe(handler()) }).patterns };
 }
 
 function ruleName(id: string): string {
@@ -140,20 +173,18 @@ function ruleName(id: string): string {
 
 /** The preset's scanners as pattern rules (`secret.secretlint.github`, `secret.secretlint.aws`…). */
 export const SECRETLINT_RULES: readonly PatternRule[] = Object.freeze(
-  (presetRules as unknown as SecretlintRule[])
-    .filter((rule) => rule.meta.type === 'scanner' && !SKIPPED.has(rule.meta.id))
-    .map((rule): PatternRule => {
-      const { scan, patterns } = scannerOf(rule);
-      return {
-        id: `secret.secretlint.${ruleName(rule.meta.id)}`,
-        group: 'secret',
-        action: 'reject',
-        kind: 'token',
-        description: `secretlint's ${ruleName(rule.meta.id)} rule (recommended preset)`,
-        patterns: [],
-        scan,
-        scanPatterns: patterns,
-        complements: true,
-      };
-    }),
+  SECRETLINT_SCANNERS.map((id): PatternRule => {
+    const { scan, patterns } = scannerOf(id);
+    return {
+      id: `secret.secretlint.${ruleName(id)}`,
+      group: 'secret',
+      action: 'reject',
+      kind: 'token',
+      description: `secretlint's ${ruleName(id)} rule (recommended preset)`,
+      patterns: [],
+      scan,
+      scanPatterns: patterns,
+      complements: true,
+    };
+  }),
 );

@@ -1,0 +1,78 @@
+/**
+ * `evaluatePolicy(…, { groups })` runs only some groups' rules: their matches and excerpts are
+ * exactly those of a full evaluation, and `redactSecrets` (a recorded query, which reads only the
+ * secret group) masks every text as it did with the full evaluation — over the fixture corpora and
+ * the generated adversarial corpus (secrets, injections, benign look-alikes).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { REDACTED, redactSecrets } from '../src/items/field-policy.js';
+import { evaluatePolicy, type PolicyMatch, type PolicyOptions } from '../src/policy/evaluate.js';
+import { secretSpans } from '../src/policy/secret-spans.js';
+import { benignCases } from './adversarial/benign.js';
+import { injectionCases } from './adversarial/injections.js';
+import { secretCases } from './adversarial/secrets.js';
+import { policyCorpus } from './helpers.js';
+
+function texts(): string[] {
+  return [
+    ...policyCorpus('adversarial.jsonl').map((c) => c.text),
+    ...policyCorpus('benign.jsonl').map((c) => c.text),
+    ...secretCases().map((c) => c.text),
+    ...injectionCases().map((c) => c.text),
+    ...benignCases().map((c) => c.text),
+  ];
+}
+
+/** redactSecrets as it was written before the secret-only evaluation: the full privileged verdict. */
+function redactWithFullPolicy(text: string): string {
+  const spans = secretSpans(text).sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    if (span.end <= at) continue;
+    out += `${text.slice(at, Math.max(at, span.start))}${REDACTED}`;
+    at = span.end;
+  }
+  out += text.slice(at);
+  const left = evaluatePolicy({ content: out }, { ignoreSize: true, privileged: true });
+  return left.matches.some((m) => m.group === 'secret') ? REDACTED : out;
+}
+
+test('a group-limited evaluation reports exactly the full evaluation\'s matches of those groups', () => {
+  const all = texts();
+  assert.ok(all.length > 1000, `${all.length} texts`);
+  const differ: string[] = [];
+  let secrets = 0;
+  const variants: PolicyOptions[] = [{ ignoreSize: true, privileged: true }, {}];
+  for (const text of all) {
+    for (const options of variants) {
+      for (const groups of [['secret'], ['secret', 'pii'], ['injection']] as const) {
+        // The size, hidden-character and provenance checks run as usual: compare the groups' matches.
+        const of = (matches: PolicyMatch[]) => matches.filter((m) => (groups as readonly string[]).includes(m.group));
+        const full = of(evaluatePolicy({ content: text }, options).matches);
+        const only = of(evaluatePolicy({ content: text }, { ...options, groups }).matches);
+        if (groups.length === 1 && groups[0] === 'secret') secrets += full.length;
+        if (JSON.stringify(only) !== JSON.stringify(full)) differ.push(`${groups.join('+')} ${JSON.stringify(text.slice(0, 60))}`);
+      }
+    }
+  }
+  assert.ok(secrets > 200, `${secrets} secret matches compared`);
+  assert.deepEqual(differ, []);
+});
+
+test('redactSecrets masks every text as with the full privileged evaluation', () => {
+  const all = texts();
+  let masked = 0;
+  const differ: string[] = [];
+  for (const text of all) {
+    for (const query of [text, `how do we deploy ${text} today`]) {
+      const expected = redactWithFullPolicy(query);
+      const actual = redactSecrets(query);
+      if (actual !== query) masked++;
+      if (actual !== expected) differ.push(`${JSON.stringify(query.slice(0, 60))}: ${JSON.stringify(actual.slice(0, 60))}`);
+    }
+  }
+  assert.ok(masked > 200, `${masked} texts masked`);
+  assert.deepEqual(differ, []);
+});
