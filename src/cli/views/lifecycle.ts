@@ -43,6 +43,8 @@ export function consolidateView(d: ConsolidationPlan, p: Palette): string {
 
 export function candidatesView(d: ConsolidationCandidates, p: Palette): string {
   const groups = [...d.extract, ...d.merge];
-  if (groups.length === 0) return p.dim('nothing to consolidate yet');
-  return groups.map((g) => `${g.kind.padEnd(7)} ${g.item_ids.length} items${g.source ? ` from ${g.source}` : ''}: ${g.item_ids.join(' ')}`).join('\n');
+  if (d.total === 0) return p.dim('nothing to consolidate yet');
+  const lines = groups.map((g) => `${g.kind.padEnd(7)} ${g.item_ids.length} items${g.source ? ` from ${g.source}` : ''}: ${g.item_ids.join(' ')}`);
+  const shown = groups.length === 0 ? 'none of' : `${d.offset + 1}–${d.offset + groups.length} of`;
+  return [...lines, p.dim(`groups ${shown} ${d.total}; ${d.more} more (--offset ${d.offset + groups.length}, or again once these are handled)`)].join('\n');
 }
