@@ -3,7 +3,8 @@
  * the store is read in pages and only a short record is kept per item — its id, creation time,
  * group key and, for merging, its packed word and tag sets (word-sets.ts) — never its text. Each
  * group is handed over as the ids of its members; only the batch asked for is read in full again
- * (candidates.ts).
+ * (candidates.ts). Groups to extract come first and cost one read of the STM ids; clusters to
+ * merge cost the comparisons, so they are found only when a batch reaches them or they are counted.
  */
 import type { ListFilter, Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
@@ -58,46 +59,49 @@ function ordered<T>(groups: Map<string, T[]>, order: (a: T, b: T) => number): T[
 }
 
 /**
- * Every group in the order it is offered, as member ids: STM items older than `extractBefore`
- * (by scope and source, oldest first), captured session turns (session by session in turn order),
- * both only while nothing is linked `derived_from` them, cut into runs of
- * {@link CANDIDATE_GROUP_LIMIT}; then clusters of alike STM and MTM memories to merge.
+ * The groups to extract, in the order they are offered, as member ids: STM items older than
+ * `extractBefore` (by scope and source, oldest first), then captured session turns (session by
+ * session in turn order), both only while nothing is linked `derived_from` them, cut into runs of
+ * {@link CANDIDATE_GROUP_LIMIT}. One read of the STM items, keeping ids only.
  */
-export async function* candidatePlans(
-  store: Store,
-  filter: ListFilter,
-  extractBefore: string,
-): AsyncGenerator<GroupPlan> {
+export async function extractPlans(store: Store, filter: ListFilter, extractBefore: string): Promise<GroupPlan[]> {
   const derived = new Set<string>();
   for await (const item of store.items.iterate({ ...filter, tier: 'stm', derived: 'only' })) derived.add(item.id);
   const extract = new Map<string, string[]>();
   const turns = new Map<string, Turn[]>();
+  // Read oldest first, in pages: an item's text is dropped as soon as its record is taken.
+  for await (const item of store.items.iterate({ ...filter, tier: 'stm' })) {
+    if (derived.has(item.id)) continue;
+    const source = JSON.stringify([item.scope, sourceOf(item)]);
+    if (isEpisode(item)) push(turns, source, { ...entry(item), turn: `${item.task_id}\u0000${item.step_id}` });
+    else if (item.created_at < extractBefore) push(extract, source, item.id);
+  }
+  const plans = (ids: readonly string[], episodes: boolean) =>
+    [...cut(ids)].map((run): GroupPlan => ({ kind: 'extract', episodes, ids: run }));
+  return [
+    ...[...extract.values()].flatMap((ids) => plans(ids, false)),
+    ...ordered(turns, byTurn).flatMap((session) => plans(session.map((t) => t.id), true)),
+  ];
+}
+
+/**
+ * The clusters of alike STM (captured turns aside) and MTM memories to merge, in the order they
+ * are offered: by scope, type and source, oldest group first, each cluster's oldest
+ * {@link CANDIDATE_GROUP_LIMIT} members. One read of those items, keeping their packed word and
+ * tag sets; then one group compared at a time.
+ */
+export async function* mergePlans(store: Store, filter: ListFilter): AsyncGenerator<GroupPlan> {
   const sets = new PackedSets();
   const entries: Entry[] = [];
   const alike = new Map<string, number[]>();
-  const remember = (item: MemoryItem) => {
-    const { tags, words } = similarityFeatures(item);
-    entries.push(entry(item));
-    push(alike, clusterKey(item), sets.add(tags, words));
-  };
-  // Read oldest first, in pages: an item's text is dropped as soon as its record is taken.
-  for await (const item of store.items.iterate({ ...filter, tier: 'stm' })) {
-    const source = JSON.stringify([item.scope, sourceOf(item)]);
-    if (isEpisode(item)) {
-      if (!derived.has(item.id)) push(turns, source, { ...entry(item), turn: `${item.task_id}\u0000${item.step_id}` });
-      continue;
+  for (const tier of ['stm', 'mtm'] as const) {
+    for await (const item of store.items.iterate({ ...filter, tier })) {
+      if (isEpisode(item)) continue;
+      const { tags, words } = similarityFeatures(item);
+      entries.push(entry(item));
+      push(alike, clusterKey(item), sets.add(tags, words));
     }
-    if (item.created_at < extractBefore && !derived.has(item.id)) push(extract, source, item.id);
-    remember(item);
   }
-  derived.clear();
-  for await (const item of store.items.iterate({ ...filter, tier: 'mtm' })) remember(item);
-  for (const ids of extract.values()) yield* [...cut(ids)].map((run) => ({ kind: 'extract' as const, episodes: false, ids: run }));
-  extract.clear();
-  for (const session of ordered(turns, byTurn)) {
-    yield* [...cut(session.map((t) => t.id))].map((run) => ({ kind: 'extract' as const, episodes: true, ids: run }));
-  }
-  turns.clear();
   // Merge groups oldest first by their oldest item, each oldest first (STM and MTM interleaved).
   const older = (a: number, b: number) => age(entries[a] as Entry, entries[b] as Entry);
   const groups = [...alike.values()].map((group) => group.sort(older));

@@ -9,7 +9,7 @@
 import { EngramError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
-import { candidatePlans } from './candidate-scan.js';
+import { extractPlans, type GroupPlan, mergePlans } from './candidate-scan.js';
 import { sourceOf } from './cluster.js';
 
 /** mem-context's host-model pipeline: STM older than this is extracted into lasting memories. */
@@ -78,10 +78,13 @@ function candidateGroup(kind: CandidateGroup['kind'], members: readonly MemoryIt
 export interface ConsolidationCandidates {
   extract: CandidateGroup[];
   merge: CandidateGroup[];
-  /** Every group offered now, this batch and the others. */
-  total: number;
   /** Groups after this batch: call again (after handling it, or with `offset`) for them. */
   more: number;
+  /**
+   * False when the batch is full of groups to extract and more of them follow: the clusters to
+   * merge after them are not counted yet (the costly part), so `more` is a lower bound, above 0.
+   */
+  more_exact: boolean;
   /** Groups passed over before this batch. */
   offset: number;
   /** The batch size asked for. */
@@ -90,7 +93,7 @@ export interface ConsolidationCandidates {
 
 export interface CandidateOptions {
   scope?: string;
-  /** Groups per batch, 0 to {@link MAX_CANDIDATE_BATCH} (0: only the counts); default {@link CANDIDATE_BATCH}. */
+  /** Groups per batch, 0 to {@link MAX_CANDIDATE_BATCH} (0: only the exact count); default {@link CANDIDATE_BATCH}. */
   limit?: number;
   /** Groups to pass over first (default 0). */
   offset?: number;
@@ -103,6 +106,23 @@ function count(name: string, value: number, max: number): number {
   return value;
 }
 
+/** The groups of one batch, kept as they are offered in order; the others only counted. */
+class Batch {
+  readonly plans: GroupPlan[] = [];
+  offered = 0;
+
+  constructor(readonly offset: number, readonly limit: number) {}
+
+  offer(plan: GroupPlan): void {
+    if (this.offered++ >= this.offset && this.plans.length < this.limit) this.plans.push(plan);
+  }
+
+  /** Groups offered after the batch. */
+  get after(): number {
+    return Math.max(0, this.offered - this.offset - this.plans.length);
+  }
+}
+
 export async function consolidationCandidates(
   store: Store,
   now: Date,
@@ -112,22 +132,26 @@ export async function consolidationCandidates(
   count('offset', offset, Number.MAX_SAFE_INTEGER);
   const before = new Date(now.getTime() - EXTRACT_AFTER_DAYS * DAY_MS).toISOString();
   const filter = { quarantined: 'exclude', recallable: true, ...(scope ? { scope } : {}) } as const;
-  const batch: CandidateGroup[] = [];
-  let total = 0;
-  for await (const plan of candidatePlans(store, filter, before)) {
-    if (total++ < offset || batch.length >= limit) continue;
+  const batch = new Batch(offset, limit);
+  for (const plan of await extractPlans(store, filter, before)) batch.offer(plan);
+  // A full batch with groups to extract after it: the clusters to merge can wait (a later batch
+  // counts them), and `more` is already above 0, so a loop on it goes on.
+  const exact = limit === 0 || batch.plans.length < limit || batch.after === 0;
+  if (exact) for await (const plan of mergePlans(store, filter)) batch.offer(plan);
+  const groups: CandidateGroup[] = [];
+  for (const plan of batch.plans) {
     const members: MemoryItem[] = [];
     for (const id of plan.ids) {
       const item = await store.items.get(id);
       if (item !== undefined) members.push(item);
     }
-    batch.push(candidateGroup(plan.kind, members, plan.episodes ? EPISODE_PROMPT : undefined));
+    groups.push(candidateGroup(plan.kind, members, plan.episodes ? EPISODE_PROMPT : undefined));
   }
   return {
-    extract: batch.filter((g) => g.kind === 'extract'),
-    merge: batch.filter((g) => g.kind === 'merge'),
-    total,
-    more: Math.max(0, total - offset - batch.length),
+    extract: groups.filter((g) => g.kind === 'extract'),
+    merge: groups.filter((g) => g.kind === 'merge'),
+    more: batch.after,
+    more_exact: exact,
     offset,
     limit,
   };

@@ -5,19 +5,32 @@
  * fit in a bounded memory.
  */
 
-/** A growable run of 32-bit integers. */
-class Pool {
-  data = new Int32Array(1024);
-  used = 0;
+/** How many numbers one chunk of a {@link Chunks} holds (4 MB). */
+const CHUNK = 1 << 20;
 
-  append(values: ArrayLike<number>): void {
-    if (this.used + values.length > this.data.length) {
-      const grown = new Int32Array(Math.max(this.data.length * 2, this.used + values.length));
-      grown.set(this.data.subarray(0, this.used));
-      this.data = grown;
+/**
+ * Sorted runs of numbers kept in fixed chunks, never copied to grow: memory is what the runs hold
+ * and at most one chunk more. A run never spans two chunks.
+ */
+class Chunks {
+  private readonly chunks: Int32Array[] = [];
+  private used = CHUNK;
+
+  /** Stores `values`; where they are: `[chunk, start, end]`. */
+  append(values: readonly number[]): [number, number, number] {
+    if (this.used + values.length > CHUNK) {
+      this.chunks.push(new Int32Array(Math.max(CHUNK, values.length)));
+      this.used = 0;
     }
-    this.data.set(values, this.used);
+    const index = this.chunks.length - 1;
+    (this.chunks[index] as Int32Array).set(values, this.used);
+    const start = this.used;
     this.used += values.length;
+    return [index, start, this.used];
+  }
+
+  run(chunk: number, start: number, end: number): Run {
+    return { data: this.chunks[chunk] as Int32Array, start, end };
   }
 }
 
@@ -36,14 +49,11 @@ export class PackedSets {
   private readonly ids = new Map<string, number>();
   /** Each number's word or tag. */
   readonly names: string[] = [];
-  private readonly wordPool = new Pool();
-  private readonly tagPool = new Pool();
-  /** Where item i's words and tags start: `[words, tags]` at `2i`, `2i + 1`; item i + 1's start is i's end. */
-  private readonly starts = new Pool();
-
-  constructor() {
-    this.starts.append([0, 0]);
-  }
+  private readonly wordRuns = new Chunks();
+  private readonly tagRuns = new Chunks();
+  /** Where item i's words and tags are: six numbers from `6i` (chunk, start, end of each). */
+  private where = new Int32Array(6 * 1024);
+  size = 0;
 
   private numbered(values: Iterable<string>): number[] {
     const numbers: number[] = [];
@@ -60,26 +70,26 @@ export class PackedSets {
 
   /** Adds one item's sets (duplicates already removed); its position. */
   add(tags: ReadonlySet<string>, words: ReadonlySet<string>): number {
-    this.wordPool.append(this.numbered(words));
-    this.tagPool.append(this.numbered(tags));
-    this.starts.append([this.wordPool.used, this.tagPool.used]);
-    return this.size - 1;
+    if (6 * (this.size + 1) > this.where.length) {
+      const grown = new Int32Array(this.where.length * 2);
+      grown.set(this.where);
+      this.where = grown;
+    }
+    const [wordRun, tagRun] = [this.wordRuns.append(this.numbered(words)), this.tagRuns.append(this.numbered(tags))];
+    this.where.set([...wordRun, ...tagRun], 6 * this.size);
+    return this.size++;
   }
 
-  get size(): number {
-    return this.starts.used / 2 - 1;
-  }
-
-  /** The sorted word numbers of item `i` (valid until the next `add`). */
+  /** The sorted word numbers of item `i`. */
   words(i: number): Run {
-    const starts = this.starts.data;
-    return { data: this.wordPool.data, start: starts[2 * i] as number, end: starts[2 * i + 2] as number };
+    const w = this.where;
+    return this.wordRuns.run(w[6 * i] as number, w[6 * i + 1] as number, w[6 * i + 2] as number);
   }
 
-  /** The sorted tag numbers of item `i` (valid until the next `add`). */
+  /** The sorted tag numbers of item `i`. */
   tags(i: number): Run {
-    const starts = this.starts.data;
-    return { data: this.tagPool.data, start: starts[2 * i + 1] as number, end: starts[2 * i + 3] as number };
+    const w = this.where;
+    return this.tagRuns.run(w[6 * i + 3] as number, w[6 * i + 4] as number, w[6 * i + 5] as number);
   }
 }
 
