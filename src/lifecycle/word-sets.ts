@@ -14,11 +14,11 @@ const CHUNK = 1 << 20;
  */
 class Chunks {
   private readonly chunks: Int32Array[] = [];
-  private used = CHUNK;
+  private used = 0;
 
   /** Stores `values`; where they are: `[chunk, start, end]`. */
   append(values: readonly number[]): [number, number, number] {
-    if (this.used + values.length > CHUNK) {
+    if (this.chunks.length === 0 || this.used + values.length > CHUNK) {
       this.chunks.push(new Int32Array(Math.max(CHUNK, values.length)));
       this.used = 0;
     }
