@@ -18,6 +18,8 @@ const TOPICS = [
   ['postgres', 'replica', 'failover', 'lag', 'promote', 'standby', 'cluster'],
   ['tokens', 'rotate', 'signing', 'keys', 'expiry', 'refresh', 'session'],
 ];
+/** One type per topic: each pair is a clustering group (scope, type, source) of its own. */
+const TYPES = ['fact', 'pattern', 'note'] as const;
 
 interface Seeded {
   engram: Engram;
@@ -27,7 +29,8 @@ interface Seeded {
 
 /**
  * Six sources with one old STM note each (six groups to extract) and three pairs of related MTM
- * memories (three groups to merge): nine groups, extract first.
+ * memories of three types (three groups to merge, each found in a clustering group of its own):
+ * nine groups, extract first.
  */
 async function seeded(t: { after: (fn: () => void) => void }): Promise<Seeded> {
   let now = Date.parse('2026-06-01T00:00:00.000Z');
@@ -40,8 +43,9 @@ async function seeded(t: { after: (fn: () => void) => void }): Promise<Seeded> {
   }
   for (const [k, words] of TOPICS.entries()) {
     const [a, b, c, d, e, f, g] = words as string[];
-    await engram.put({ content: `${a} ${b} ${c} ${d} ${e} ${f} ${g} one`, tier: 'mtm', tags: [`topic${k}`] });
-    await engram.put({ content: `${a} ${b} ${c} ${d} ${e} ${f} ${g} two`, tier: 'mtm', tags: [`topic${k}`] });
+    const fields = { tier: 'mtm', tags: [`topic${k}`], type: TYPES[k] ?? 'note' };
+    await engram.put({ content: `${a} ${b} ${c} ${d} ${e} ${f} ${g} one`, ...fields });
+    await engram.put({ content: `${a} ${b} ${c} ${d} ${e} ${f} ${g} two`, ...fields });
   }
   now += 4 * DAY;
   return { engram, db, advance: (ms) => (now += ms) };
@@ -61,12 +65,16 @@ test('a batch holds at most limit groups (default 10), extract first; more says 
   assert.deepEqual([first.extract.length, first.merge.length, first.more], [4, 0, 2], 'two groups to extract follow');
   assert.equal(first.more_exact, false, 'the clusters to merge after them are not counted yet');
   const edge = await engram.consolidationCandidates({ limit: 6 });
-  assert.deepEqual([edge.extract.length, edge.merge.length, edge.more, edge.more_exact], [6, 0, 3, true],
-    'no group to extract after the batch: the merges are counted, so a loop on more never stops early');
+  assert.deepEqual(shape(edge), [6, 0, 1, false],
+    'no group to extract after the batch: clusters are looked for until one follows, so a loop on more goes on');
+  const second = await engram.consolidationCandidates({ limit: 7 });
+  assert.deepEqual(shape(second), [6, 1, 1, false], 'the third type is not compared: one more is known');
   const counts = await engram.consolidationCandidates({ limit: 0 });
   assert.deepEqual([counts.extract.length, counts.merge.length, counts.more, counts.more_exact], [0, 0, 9, true]);
   const middle = await engram.consolidationCandidates({ limit: 3, offset: 5 });
-  assert.deepEqual([middle.extract.length, middle.merge.length, middle.more, middle.offset], [1, 2, 1, 5]);
+  assert.deepEqual([...shape(middle), middle.offset], [1, 2, 1, true, 5], 'the last clustering group: exact');
+  const last = await engram.consolidationCandidates({ limit: 3, offset: 6 });
+  assert.deepEqual(shape(last), [0, 3, 0, true], 'nothing after the batch: exact');
   const past = await engram.consolidationCandidates({ limit: 3, offset: 20 });
   assert.deepEqual([past.extract.length, past.merge.length, past.more], [0, 0, 0]);
   for (const bad of [{ limit: -1 }, { limit: 1.5 }, { limit: 1001 }, { offset: -2 }]) {
@@ -124,7 +132,7 @@ test('CLI: consolidate --candidates --limit / --offset; --limit without --candid
   assert.equal(run.code, 0, run.stderr);
   assert.equal((run.json?.extract as unknown[]).length, 1);
   assert.equal((run.json?.merge as unknown[]).length, 1);
-  assert.deepEqual([run.json?.more, run.json?.more_exact, run.json?.offset, run.json?.limit], [2, true, 5, 2]);
+  assert.deepEqual([run.json?.more, run.json?.more_exact, run.json?.offset, run.json?.limit], [1, false, 5, 2]);
   const text = cli(['consolidate', '--candidates', '--limit', '2', '--db', db, '--format', 'text']);
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /at least 4 more group\(s\) \(again once these are handled, or --offset 2\)/);

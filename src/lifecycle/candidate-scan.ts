@@ -23,6 +23,12 @@ export interface GroupPlan {
   ids: string[];
 }
 
+/** The clusters of one scope, type and source; `last` on the last of them. */
+export interface MergeGroup {
+  plans: GroupPlan[];
+  last: boolean;
+}
+
 /** The short record kept per item: enough to order it and to place it in its group. */
 interface Entry {
   id: string;
@@ -88,9 +94,10 @@ export async function extractPlans(store: Store, filter: ListFilter, extractBefo
  * The clusters of alike STM (captured turns aside) and MTM memories to merge, in the order they
  * are offered: by scope, type and source, oldest group first, each cluster's oldest
  * {@link CANDIDATE_GROUP_LIMIT} members. One read of those items, keeping their packed word and
- * tag sets; then one group compared at a time.
+ * tag sets; then one group (scope, type and source) compared at a time, its clusters handed over
+ * together, `last` on the last group.
  */
-export async function* mergePlans(store: Store, filter: ListFilter): AsyncGenerator<GroupPlan> {
+export async function* mergePlans(store: Store, filter: ListFilter): AsyncGenerator<MergeGroup> {
   const sets = new PackedSets();
   const entries: Entry[] = [];
   const alike = new Map<string, number[]>();
@@ -106,10 +113,12 @@ export async function* mergePlans(store: Store, filter: ListFilter): AsyncGenera
   const older = (a: number, b: number) => age(entries[a] as Entry, entries[b] as Entry);
   const groups = [...alike.values()].map((group) => group.sort(older));
   alike.clear();
-  for (const group of groups.sort((a, b) => older(a[0] as number, b[0] as number))) {
-    for (const cluster of clusterGroup(sets, group)) {
-      const ids = cluster.slice(0, CANDIDATE_GROUP_LIMIT).map((k) => (entries[k] as Entry).id);
-      yield { kind: 'merge', episodes: false, ids };
-    }
+  groups.sort((a, b) => older(a[0] as number, b[0] as number));
+  for (const [k, group] of groups.entries()) {
+    const plans = clusterGroup(sets, group).map((cluster): GroupPlan => {
+      const ids = cluster.slice(0, CANDIDATE_GROUP_LIMIT).map((m) => (entries[m] as Entry).id);
+      return { kind: 'merge', episodes: false, ids };
+    });
+    yield { plans, last: k === groups.length - 1 };
   }
 }

@@ -81,8 +81,8 @@ export interface ConsolidationCandidates {
   /** Groups after this batch: call again (after handling it, or with `offset`) for them. */
   more: number;
   /**
-   * False when the batch is full of groups to extract and more of them follow: the clusters to
-   * merge after them are not counted yet (the costly part), so `more` is a lower bound, above 0.
+   * False when the batch was full and a group was known to follow before every cluster to merge
+   * was found (the costly part): `more` is then a lower bound, above 0. Always true with limit 0.
    */
   more_exact: boolean;
   /** Groups passed over before this batch. */
@@ -134,10 +134,20 @@ export async function consolidationCandidates(
   const filter = { quarantined: 'exclude', recallable: true, ...(scope ? { scope } : {}) } as const;
   const batch = new Batch(offset, limit);
   for (const plan of await extractPlans(store, filter, before)) batch.offer(plan);
-  // A full batch with groups to extract after it: the clusters to merge can wait (a later batch
-  // counts them), and `more` is already above 0, so a loop on it goes on.
-  const exact = limit === 0 || batch.plans.length < limit || batch.after === 0;
-  if (exact) for await (const plan of mergePlans(store, filter)) batch.offer(plan);
+  // Once the batch is full and a group is known to follow, the clusters to merge of the scopes,
+  // types and sources after it can wait (a later batch finds them): `more` is then a lower bound,
+  // above 0, so a loop on it goes on.
+  const done = () => limit > 0 && batch.plans.length === limit && batch.after > 0;
+  let exact = !done();
+  if (exact) {
+    for await (const { plans, last } of mergePlans(store, filter)) {
+      for (const plan of plans) batch.offer(plan);
+      if (done() && !last) {
+        exact = false;
+        break;
+      }
+    }
+  }
   const groups: CandidateGroup[] = [];
   for (const plan of batch.plans) {
     const members: MemoryItem[] = [];
