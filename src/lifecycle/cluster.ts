@@ -6,7 +6,7 @@
  */
 import { queryTerms } from '../search/fts-query.js';
 import type { MemoryItem } from '../types.js';
-import { PackedSets, type Run, runJaccard } from './word-sets.js';
+import { PackedSets, type Run } from './word-sets.js';
 
 export const TAG_SIMILARITY = 0.3;
 export const CONTENT_SIMILARITY = 0.35;
@@ -46,11 +46,11 @@ export function contentSimilarity(a: Features, b: Features): number {
 
 /** Whether items `a` and `b` of `sets` are alike: tags and words both similar enough. */
 function alike(sets: PackedSets, a: number, b: number): boolean {
-  const [x, y] = [sets.words(a), sets.words(b)];
   // Jaccard can never reach t when one set is more than 1/t times the other.
-  const [sizeX, sizeY] = [x.end - x.start, y.end - y.start];
-  if (Math.min(sizeX, sizeY) < CONTENT_SIMILARITY * Math.max(sizeX, sizeY)) return false;
-  return runJaccard(sets.tags(a), sets.tags(b)) >= TAG_SIMILARITY && runJaccard(x, y) >= CONTENT_SIMILARITY;
+  const sizeA = sets.wordCount(a);
+  const sizeB = sets.wordCount(b);
+  if ((sizeA < sizeB ? sizeA : sizeB) < CONTENT_SIMILARITY * (sizeA < sizeB ? sizeB : sizeA)) return false;
+  return sets.similarity(a, b, 'tags') >= TAG_SIMILARITY && sets.similarity(a, b, 'words') >= CONTENT_SIMILARITY;
 }
 
 /**

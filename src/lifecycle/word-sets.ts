@@ -30,7 +30,11 @@ class Chunks {
   }
 
   run(chunk: number, start: number, end: number): Run {
-    return { data: this.chunks[chunk] as Int32Array, start, end };
+    return { data: this.chunk(chunk), start, end };
+  }
+
+  chunk(index: number): Int32Array {
+    return this.chunks[index] as Int32Array;
   }
 }
 
@@ -91,17 +95,30 @@ export class PackedSets {
     const w = this.where;
     return this.tagRuns.run(w[6 * i + 3] as number, w[6 * i + 4] as number, w[6 * i + 5] as number);
   }
+
+  /** How many words item `i` has. */
+  wordCount(i: number): number {
+    return (this.where[6 * i + 2] as number) - (this.where[6 * i + 1] as number);
+  }
+
+  /** Jaccard similarity of items `a` and `b`: of their words, or of their tags (read in place). */
+  similarity(a: number, b: number, of: 'words' | 'tags'): number {
+    const w = this.where;
+    const runs = of === 'words' ? this.wordRuns : this.tagRuns;
+    const p = 6 * a + (of === 'words' ? 0 : 3);
+    const q = 6 * b + (of === 'words' ? 0 : 3);
+    const x = runs.chunk(w[p] as number);
+    const y = runs.chunk(w[q] as number);
+    return jaccardIn(x, w[p + 1] as number, w[p + 2] as number, y, w[q + 1] as number, w[q + 2] as number);
+  }
 }
 
-/** Jaccard similarity of two runs (1 for two empty runs). */
-export function runJaccard(a: Run, b: Run): number {
-  const [x, y] = [a.data, b.data];
-  const [sizeA, sizeB] = [a.end - a.start, b.end - b.start];
-  if (sizeA === 0 && sizeB === 0) return 1;
+/** Jaccard similarity of two sorted runs, `x[i..iEnd)` and `y[j..jEnd)` (1 for two empty runs). */
+function jaccardIn(x: Int32Array, i: number, iEnd: number, y: Int32Array, j: number, jEnd: number): number {
+  const size = iEnd - i + (jEnd - j);
+  if (size === 0) return 1;
   let shared = 0;
-  let i = a.start;
-  let j = b.start;
-  while (i < a.end && j < b.end) {
+  while (i < iEnd && j < jEnd) {
     const u = x[i] as number;
     const v = y[j] as number;
     if (u === v) {
@@ -111,5 +128,5 @@ export function runJaccard(a: Run, b: Run): number {
     } else if (u < v) i++;
     else j++;
   }
-  return shared / (sizeA + sizeB - shared);
+  return shared / (size - shared);
 }
