@@ -46,8 +46,8 @@ export interface Run {
 }
 
 /**
- * The tag set and word set of each added item, by the position `add` returned. Read them as runs
- * ({@link PackedSets.words}, {@link PackedSets.tags}) without copying.
+ * The tag set and word set of each added item, by the position `add` returned: its words as a run
+ * ({@link PackedSets.words}), and the similarity of two items' words or tags, read in place.
  */
 export class PackedSets {
   private readonly ids = new Map<string, number>();
@@ -88,12 +88,6 @@ export class PackedSets {
   words(i: number): Run {
     const w = this.where;
     return this.wordRuns.run(w[6 * i] as number, w[6 * i + 1] as number, w[6 * i + 2] as number);
-  }
-
-  /** The sorted tag numbers of item `i`. */
-  tags(i: number): Run {
-    const w = this.where;
-    return this.tagRuns.run(w[6 * i + 3] as number, w[6 * i + 4] as number, w[6 * i + 5] as number);
   }
 
   /** How many words item `i` has. */
