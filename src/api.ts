@@ -215,7 +215,8 @@ export interface Engram {
   /**
    * Host-model consolidation (mem-context): groups to extract (STM older than 3 days) and related
    * memories to merge (alike, but each with facts of its own), each with a ready prompt; the
-   * answer comes back through `pull` with `supersedes`. engram calls no model itself.
+   * answer comes back through `pull` with `supersedes`. engram calls no model itself. A batch at a
+   * time (`limit`, default 10), with `more`: the groups after it.
    */
   consolidationCandidates(options?: CandidatesInput): Promise<ConsolidationCandidates>;
   /** memtool's recommendation: ranked candidates for a task, tags or key prefix, with the reasons. */

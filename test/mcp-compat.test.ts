@@ -139,6 +139,8 @@ test('a mem-context client: remember, recall (token_budget, min_score, limit, ty
   assert.deepEqual(review.flagged.map((m) => [m.id, m.reason]), [[unsourced.id, 'quarantined']]);
   const candidates = await call('consolidation_candidates', {}) as { extract: unknown[]; merge: unknown[] };
   assert.ok(Array.isArray(candidates.extract) && Array.isArray(candidates.merge));
+  const batch = await call('consolidation_candidates', { limit: 1 }) as { extract: unknown[]; merge: unknown[]; limit: number };
+  assert.ok(batch.extract.length + batch.merge.length <= 1 && batch.limit === 1);
 
   const forgotten = await call('forget', { id: kept.id }) as { action: string; memory: Memory & { archived: boolean } };
   assert.deepEqual([forgotten.action, forgotten.memory.archived], ['forgotten', true]);

@@ -155,6 +155,10 @@ async function everyTool(client: Client, db: string): Promise<void> {
     assert.equal(ok(await call('memory_consolidate', { mode: 'dry_run', workspace: 'audit' })).dry_run, true);
     const candidates = ok(await call('memory_consolidate', { mode: 'candidates' }));
     assert.ok(Array.isArray(candidates.extract) && Array.isArray(candidates.merge));
+    const counted = ok(await call('memory_consolidate', { mode: 'candidates', limit: 0, offset: 0 }));
+    assert.deepEqual([counted.extract, counted.merge, counted.more_exact, counted.limit], [[], [], true, 0]);
+    const offered = (candidates.extract as unknown[]).length + (candidates.merge as unknown[]).length;
+    assert.equal(counted.more, offered + Number(candidates.more), 'limit 0: every group counted');
     assert.equal(ok(await call('memory_consolidate', {})).dry_run, false);
 
     const stats = ok(await call('memory_stats', { workspace: 'audit' }));
@@ -186,7 +190,7 @@ async function everyTool(client: Client, db: string): Promise<void> {
     assert.equal((ok(await call('memory_workspace_remove', { name: 'audit' })).removed as { name: string }).name, 'audit');
 
     const metrics = ok(await call('memory_metrics'));
-    assert.equal(metrics.total_calls, 23, 'every call counted');
+    assert.equal(metrics.total_calls, 24, 'every call counted');
     const palace = ok(await call('memory_metrics', { tool_name: 'memory_palace_list' })).metrics as { call_count: number };
     assert.equal(palace.call_count, 4);
   } finally {

@@ -1,8 +1,9 @@
 /**
- * Memory suite: the peak RSS of the commands that read the whole store — `consolidate` (its plan
- * and a real run), `reindex`, `export` and `embed` — each run as its own CLI process on a fresh
- * copy of a generated store (the store suite's synthetic items, one in fifty with a twin that
- * consolidation folds), beside the bound they must stay under. The peak is reported by the
+ * Memory suite: the peak RSS of the commands that read the whole store — `consolidate` (its plan,
+ * a real run, and the host model's candidates: one batch, and every group counted), `reindex`,
+ * `export` and `embed` — each run as its own CLI process on a fresh copy of a generated store (the
+ * store suite's synthetic items, one in fifty with a twin that consolidation folds), beside the
+ * bound they must stay under. The peak is reported by the
  * process itself at exit (rss-report.ts, preloaded with `node --import`).
  */
 import { spawnSync } from 'node:child_process';
@@ -65,6 +66,9 @@ export async function memorySuite(sizes: readonly number[]): Promise<Row[]> {
       ['consolidate', ['consolidate']],
       ['reindex', ['reindex']],
       ['export', ['export']],
+      // One batch (the default 10 groups), and every group counted (the clusters to merge found).
+      ['consolidate --candidates', ['consolidate', '--candidates']],
+      ['consolidate --candidates --limit 0', ['consolidate', '--candidates', '--limit', '0']],
       ['embed (Model2Vec, 256 dims)', ['--embedder', `model2vec:${model}`, 'embed']],
     ];
     const baseline = spawnSync(process.execPath, ['--import', REPORT, '-e', '0'], {

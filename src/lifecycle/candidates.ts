@@ -2,16 +2,22 @@
  * Host-model consolidation (mem-context): the groups an agent's own model should consolidate,
  * each with a ready prompt; the answer comes back through `pull` (engram never calls a model).
  * Captured session turns (`episodes.ts`) are offered at once, session by session in turn order,
- * until something is linked `derived_from` them; they are never merged with each other.
+ * until something is linked `derived_from` them; they are never merged with each other. The
+ * groups come a batch at a time (`limit`, default {@link CANDIDATE_BATCH}) with how many are left,
+ * found with bounded memory (candidate-scan.ts): only the batch is read in full.
  */
+import { EngramError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
-import { byAge, clusterItems, sourceOf } from './cluster.js';
-import { isEpisode } from './episodes.js';
+import { extractPlans, type GroupPlan, mergePlans } from './candidate-scan.js';
+import { sourceOf } from './cluster.js';
 
 /** mem-context's host-model pipeline: STM older than this is extracted into lasting memories. */
 export const EXTRACT_AFTER_DAYS = 3;
-const CANDIDATE_GROUP_LIMIT = 20;
+/** Groups per batch when no limit is given (mem-context's `max_merge`: what one model turn handles well). */
+export const CANDIDATE_BATCH = 10;
+/** The most groups one batch may ask for. */
+export const MAX_CANDIDATE_BATCH = 1000;
 const DAY_MS = 86_400_000;
 
 export interface CandidateGroup {
@@ -29,7 +35,7 @@ beyond them: decisions, constraints, definitions, facts and patterns, each state
 without repeating the rest. Answer with a JSON array of objects {"title", "content", "type",
 "tags"}, type one of fact, decision, definition, constraint, pattern, todo, note. The answer is
 stored with \`engram pull\`; link each new item to its sources with
-\`engram link NEW_ID SOURCE_ID --type derived_from\`.`;
+\`engram link NEW_ID SOURCE_ID --type derived_from\` (a memory linked so is not offered again).`;
 
 const EPISODE_PROMPT = `These are turns of a past work session with an agent: each holds the person's request, the tools
 the agent used (names only) and its final answer. Extract what stays true and useful beyond the
@@ -61,69 +67,102 @@ function candidateGroup(kind: CandidateGroup['kind'], members: readonly MemoryIt
 }
 
 /**
- * The groups an agent's own model should consolidate (engram never calls a model): STM items older
- * than 3 days, by scope and source, and captured session turns at once, session by session in turn
- * order, to extract lasting memories from; and related memories — STM
- * or MTM, same scope, type and source, alike in tags and words but each saying something the
- * others do not — to merge, which the deterministic pass never does.
+ * One batch of the groups an agent's own model should consolidate (engram never calls a model):
+ * STM items older than 3 days, by scope and source, and captured session turns at once, session
+ * by session in turn order, to extract lasting memories from (until something is linked
+ * `derived_from` them); then related memories — STM or MTM, same scope, type and source, alike in
+ * tags and words but each saying something the others do not — to merge, which the deterministic
+ * pass never does (until a memory supersedes them). Always in that order, so a batch's groups
+ * come first again until handled, and `offset` passes over ones left as they are.
  */
 export interface ConsolidationCandidates {
   extract: CandidateGroup[];
   merge: CandidateGroup[];
+  /** Groups after this batch: call again (after handling it, or with `offset`) for them. */
+  more: number;
+  /**
+   * False when the batch was full and a group was known to follow before every cluster to merge
+   * was found (the costly part): `more` is then a lower bound, above 0. Always true with limit 0.
+   */
+  more_exact: boolean;
+  /** Groups passed over before this batch. */
+  offset: number;
+  /** The batch size asked for. */
+  limit: number;
 }
 
-/** `items` by scope and source, each group in `order`, cut into groups of at most 20. */
-function bySource(items: readonly MemoryItem[], order: (a: MemoryItem, b: MemoryItem) => number): MemoryItem[][] {
-  const groups = new Map<string, MemoryItem[]>();
-  for (const item of [...items].sort(order)) {
-    const key = JSON.stringify([item.scope, sourceOf(item)]);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return [...groups.values()].flatMap((members) => {
-    const cut: MemoryItem[][] = [];
-    for (let i = 0; i < members.length; i += CANDIDATE_GROUP_LIMIT) {
-      cut.push(members.slice(i, i + CANDIDATE_GROUP_LIMIT));
-    }
-    return cut;
-  });
+export interface CandidateOptions {
+  scope?: string;
+  /** Groups per batch, 0 to {@link MAX_CANDIDATE_BATCH} (0: only the exact count); default {@link CANDIDATE_BATCH}. */
+  limit?: number;
+  /** Groups to pass over first (default 0). */
+  offset?: number;
 }
 
-/** Session order: by session, then turn (and part), whenever each was captured. */
-const byTurn = (a: MemoryItem, b: MemoryItem) => {
-  const [x, y] = [`${a.task_id}\u0000${a.step_id}`, `${b.task_id}\u0000${b.step_id}`];
-  return x < y ? -1 : x > y ? 1 : byAge(a, b);
-};
-
-/** Episodes nothing has been derived from yet. */
-async function undistilled(store: Store, episodes: readonly MemoryItem[]): Promise<MemoryItem[]> {
-  const left: MemoryItem[] = [];
-  for (const episode of episodes) {
-    const links = await store.links.list(episode.id);
-    if (!links.some((l) => l.type === 'derived_from' && l.dst_id === episode.id)) left.push(episode);
+function count(name: string, value: number, max: number): number {
+  if (!Number.isInteger(value) || value < 0 || value > max) {
+    throw new EngramError('PARAM_ERROR', `Invalid ${name} ${value}`, { hint: `Expected a whole number from 0 to ${max}` });
   }
-  return left;
+  return value;
+}
+
+/** The groups of one batch, kept as they are offered in order; the others only counted. */
+class Batch {
+  readonly plans: GroupPlan[] = [];
+  offered = 0;
+
+  constructor(readonly offset: number, readonly limit: number) {}
+
+  offer(plan: GroupPlan): void {
+    if (this.offered++ >= this.offset && this.plans.length < this.limit) this.plans.push(plan);
+  }
+
+  /** Groups offered after the batch. */
+  get after(): number {
+    return Math.max(0, this.offered - this.offset - this.plans.length);
+  }
 }
 
 export async function consolidationCandidates(
   store: Store,
   now: Date,
-  scope?: string,
+  { scope, limit = CANDIDATE_BATCH, offset = 0 }: CandidateOptions = {},
 ): Promise<ConsolidationCandidates> {
-  const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+  count('limit', limit, MAX_CANDIDATE_BATCH);
+  count('offset', offset, Number.MAX_SAFE_INTEGER);
+  const before = new Date(now.getTime() - EXTRACT_AFTER_DAYS * DAY_MS).toISOString();
   const filter = { quarantined: 'exclude', recallable: true, ...(scope ? { scope } : {}) } as const;
-  const listed = (await store.items.list({ ...filter, tier: 'stm' })).items;
-  const stm = listed.filter((i) => !isEpisode(i));
-  const episodes = await undistilled(store, listed.filter(isEpisode));
-  const extract = [
-    ...bySource(stm.filter((i) => i.created_at < before(EXTRACT_AFTER_DAYS)), byAge)
-      .map((m) => candidateGroup('extract', m)),
-    ...bySource(episodes, byTurn).map((m) => candidateGroup('extract', m, EPISODE_PROMPT)),
-  ];
-  const mtm = (await store.items.list({ ...filter, tier: 'mtm' })).items;
-  const merge = clusterItems([...stm, ...mtm])
-    .map((members) => members.slice(0, CANDIDATE_GROUP_LIMIT))
-    .map((members) => candidateGroup('merge', members));
-  return { extract, merge };
+  const batch = new Batch(offset, limit);
+  for (const plan of await extractPlans(store, filter, before)) batch.offer(plan);
+  // Once the batch is full and a group is known to follow, the clusters to merge of the scopes,
+  // types and sources after it can wait (a later batch finds them): `more` is then a lower bound,
+  // above 0, so a loop on it goes on.
+  const done = () => limit > 0 && batch.plans.length === limit && batch.after > 0;
+  let exact = !done();
+  if (exact) {
+    for await (const { plans, last } of mergePlans(store, filter)) {
+      for (const plan of plans) batch.offer(plan);
+      if (done() && !last) {
+        exact = false;
+        break;
+      }
+    }
+  }
+  const groups: CandidateGroup[] = [];
+  for (const plan of batch.plans) {
+    const members: MemoryItem[] = [];
+    for (const id of plan.ids) {
+      const item = await store.items.get(id);
+      if (item !== undefined) members.push(item);
+    }
+    groups.push(candidateGroup(plan.kind, members, plan.episodes ? EPISODE_PROMPT : undefined));
+  }
+  return {
+    extract: groups.filter((g) => g.kind === 'extract'),
+    merge: groups.filter((g) => g.kind === 'merge'),
+    more: batch.after,
+    more_exact: exact,
+    offset,
+    limit,
+  };
 }

@@ -26,9 +26,14 @@ export interface ConsolidateInput {
   scope?: string;
 }
 
-/** `consolidationCandidates`' input: one scope instead of all. */
+/**
+ * `consolidationCandidates`' input: one scope instead of all, groups per batch (default 10, 0 for
+ * the counts only) and groups to pass over first.
+ */
 export interface CandidatesInput {
   scope?: string;
+  limit?: number;
+  offset?: number;
 }
 
 /** `cleanup`'s input: act (`apply`) instead of planning, purge age in days, one scope. */
@@ -77,13 +82,13 @@ export async function runConsolidation(
  * Groups for a host model to consolidate, each with a ready prompt (engram calls no model).
  *
  * @example
- * const { extract, merge } = await findConsolidationCandidates(ctx, { scope: 'project' });
+ * const { extract, merge, more } = await findConsolidationCandidates(ctx, { scope: 'project', limit: 5 });
  */
 export async function findConsolidationCandidates(
   ctx: OperationContext,
-  { scope }: CandidatesInput = {},
+  input: CandidatesInput = {},
 ): Promise<ConsolidationCandidates> {
-  return consolidationCandidates(ctx.store, ctx.clock(), scope);
+  return consolidationCandidates(ctx.store, ctx.clock(), input);
 }
 
 /**

@@ -43,6 +43,9 @@ export function consolidateView(d: ConsolidationPlan, p: Palette): string {
 
 export function candidatesView(d: ConsolidationCandidates, p: Palette): string {
   const groups = [...d.extract, ...d.merge];
-  if (groups.length === 0) return p.dim('nothing to consolidate yet');
-  return groups.map((g) => `${g.kind.padEnd(7)} ${g.item_ids.length} items${g.source ? ` from ${g.source}` : ''}: ${g.item_ids.join(' ')}`).join('\n');
+  if (groups.length === 0 && d.more === 0) return p.dim(d.offset === 0 ? 'nothing to consolidate yet' : 'no groups after that offset');
+  const lines = groups.map((g) => `${g.kind.padEnd(7)} ${g.item_ids.length} items${g.source ? ` from ${g.source}` : ''}: ${g.item_ids.join(' ')}`);
+  const more = `${d.more_exact ? '' : 'at least '}${d.more} more group(s)`;
+  const next = d.more > 0 ? ` (again once these are handled, or --offset ${d.offset + groups.length})` : '';
+  return [...lines, p.dim(`${more}${next}`)].join('\n');
 }

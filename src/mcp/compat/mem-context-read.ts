@@ -4,7 +4,7 @@
  * uses, with mem-context's parameter names and its memory fields (`mem-context-shape.ts`).
  */
 import { z } from 'zod';
-import { itemIdParam, scopeParam } from '../tools/params.js';
+import { batchLimitParam, batchOffsetParam, itemIdParam, scopeParam } from '../tools/params.js';
 import { defineTool, READ, WRITE } from '../tools/tool.js';
 import { memoryResult, memoryTypeParam, memoryView, tierOf } from './mem-context-shape.js';
 
@@ -103,12 +103,18 @@ export const consolidationCandidates = defineTool({
   name: 'consolidation_candidates',
   title: 'Consolidation tasks (mem-context)',
   description:
-    'mem-context\'s consolidation_candidates: groups to extract and to merge, each with a prompt for the host model; '
+    'mem-context\'s consolidation_candidates: a batch of groups to extract and to merge (more: groups left), '
+    + 'each with a prompt for the host model; '
     + 'store the result with remember or memory_propose ("supersedes": [ids]).',
-  input: z.strictObject({ scope: scopeParam.optional() }),
+  input: z.strictObject({
+    scope: scopeParam.optional(),
+    limit: batchLimitParam.optional(),
+    offset: batchOffsetParam.optional(),
+  }),
   output: z.looseObject({}),
   annotations: READ,
   async run(args, context) {
-    return { structured: { ...(await context.engram.consolidationCandidates({ scope: args.scope })) } };
+    const batch = { scope: args.scope, limit: args.limit, offset: args.offset };
+    return { structured: { ...(await context.engram.consolidationCandidates(batch)) } };
   },
 });

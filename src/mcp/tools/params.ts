@@ -48,3 +48,7 @@ export async function whereTo(context: ToolContext, args: { workspace?: string; 
 export function matchModeParam<T extends z.ZodType>(schema: T): T {
   return schema.describe('default hybrid when the store has vectors');
 }
+
+/** Consolidation candidates: groups per batch (the operation's default is 10) and groups passed over. */
+export const batchLimitParam = z.number().int().min(0).max(1000).describe('groups per batch (default 10)');
+export const batchOffsetParam = z.number().int().min(0).describe('groups to skip');

@@ -24,6 +24,8 @@ export interface ListFilter {
   injectable?: boolean;
   /** Only items recall may use: not `contradicted`, not the target of a `supersedes` link. */
   recallable?: boolean;
+  /** `exclude`: items nothing is derived from (no `derived_from` link to them); `only`: those something is. */
+  derived?: 'exclude' | 'only';
   /** Only items not expired at this time (ISO-8601). */
   live_at?: string;
   /** `exclude` leaves out ingested document chunks (items whose provenance has a chunk_index). */

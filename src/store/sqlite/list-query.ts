@@ -77,6 +77,10 @@ export function listQuery(filter: ListFilter, driveFromTags = true): ListQuery {
       `i.validation != 'contradicted' AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.dst_id = i.id AND l.type = 'supersedes')`,
     );
   }
+  if (filter.derived !== undefined) {
+    const exists = `EXISTS (SELECT 1 FROM memory_links l WHERE l.dst_id = i.id AND l.type = 'derived_from')`;
+    clauses.push(filter.derived === 'only' ? exists : `NOT ${exists}`);
+  }
   bound('(i.expires_at IS NULL OR i.expires_at > ?)', filter.live_at);
   bound('i.expires_at <= ?', filter.expires_before);
   equal('validation', filter.validation);
