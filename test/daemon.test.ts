@@ -12,7 +12,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildId, socketIn } from '../src/cli/daemon/paths.js';
-import { frame, frameReader, PROTOCOL } from '../src/cli/daemon/protocol.js';
+import { frame, PROTOCOL, readFrames } from '../src/cli/daemon/protocol.js';
 import { CLI, cli, type CliOptions, tempDir } from './helpers.js';
 
 interface Daemon {
@@ -154,13 +154,12 @@ test('without a trusted daemon the command runs in its own process', async (t) =
   const answer = await new Promise<string>((resolve) => {
     const socket = connect(socketIn(d.dir, buildId(CLI)));
     let type = '';
-    const read = frameReader((t2) => (type ||= t2));
+    readFrames(socket, (t2) => (type ||= t2));
     socket.on('connect', () =>
       socket.write(frame('q', JSON.stringify({
         protocol: PROTOCOL, build: 'another build', argv: ['list'], cwd: work, env: {},
         tty: { stdin: false, stdout: false, stderr: false }, columns: {},
       }))));
-    socket.on('data', (chunk) => read(chunk));
     socket.on('close', () => resolve(type));
   });
   assert.equal(answer, 'n');

@@ -15,21 +15,10 @@ import { type LightSchema, lightParse, UNSURE } from '../src/items/light-check.j
 import { LIGHT_SCHEMAS } from '../src/items/light-schemas.js';
 import { parseInput, parseInputLight } from '../src/items/parse-input.js';
 import { TIER_ALIASES, TIERS } from '../src/types.js';
+import { seeded } from './adversarial/case.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RUNS = 2500;
-
-/** mulberry32: a small seeded generator, so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 const pick = <T>(r: Rng, values: readonly T[]): T => values[Math.floor(r() * values.length)] as T;
@@ -180,7 +169,7 @@ test('light-accept implies zod accepts with a deep-equal output, for every hot s
   assert.deepEqual(Object.keys(schemas).sort(), Object.keys(LIGHT_SCHEMAS).sort());
   for (const [name, zod] of Object.entries(schemas)) {
     const light = LIGHT_SCHEMAS[name as keyof typeof LIGHT_SCHEMAS];
-    const r = random(0x5eed + name.length * 7919 + name.charCodeAt(0));
+    const r = seeded(0x5eed + name.length * 7919 + name.charCodeAt(0));
     let accepted = 0;
     let deferredValid = 0;
     let zodRefused = 0;

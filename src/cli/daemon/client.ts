@@ -9,7 +9,7 @@
 import { connect, type Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { buildId, daemonDir, socketIn, unsafeDir } from './paths.js';
-import { type DaemonRequest, frame, frameReader, PROTOCOL } from './protocol.js';
+import { type DaemonRequest, frame, PROTOCOL, readFrames } from './protocol.js';
 import { stdinPlan } from './stdin-plan.js';
 
 interface ClientIo {
@@ -109,7 +109,7 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
       socket.write(frame('i', typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
     };
     const ended = () => socket.write(frame('c'));
-    const read = frameReader((type, payload) => {
+    readFrames(socket, (type, payload) => {
       if (type === 'o') io.stdout.write(payload);
       else if (type === 'e') io.stderr.write(payload);
       else if (type === 'r' && input === undefined && !streaming) {
@@ -119,13 +119,6 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
         io.stdin.once('end', ended);
       } else if (type === 'x') finish({ code: (JSON.parse(payload.toString('utf8')) as { code: number }).code });
       else if (type === 'n') finish({ local: true, ...(input === undefined ? {} : { input }) });
-    });
-    socket.on('data', (chunk) => {
-      try {
-        read(chunk);
-      } catch {
-        socket.destroy();
-      }
     });
     socket.on('error', () => {});
     socket.on('close', () => {

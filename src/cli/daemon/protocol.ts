@@ -59,3 +59,21 @@ export function frameReader(onFrame: (type: FrameType, payload: Buffer) => void)
     }
   };
 }
+
+/**
+ * Reads the frames `socket` receives with `onFrame`; a peer that sends what is not a frame (or a
+ * frame `onFrame` cannot read) is cut off.
+ */
+export function readFrames(
+  socket: { on(event: 'data', listener: (chunk: Buffer) => void): unknown; destroy(): void },
+  onFrame: (type: FrameType, payload: Buffer) => void,
+): void {
+  const read = frameReader(onFrame);
+  socket.on('data', (chunk) => {
+    try {
+      read(chunk);
+    } catch {
+      socket.destroy();
+    }
+  });
+}

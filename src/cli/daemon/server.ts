@@ -13,7 +13,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { EngramError } from '../../errors.js';
 import { buildId, socketIn, unsafeDir } from './paths.js';
-import { type DaemonRequest, frame, frameReader, PROTOCOL } from './protocol.js';
+import { type DaemonRequest, frame, PROTOCOL, readFrames } from './protocol.js';
 
 /** How long a daemon waits for a command before it ends (`--idle`). */
 export const DEFAULT_IDLE_MINUTES = 30;
@@ -115,7 +115,7 @@ export function askDaemon(socketPath: string, control: Control, timeoutMs = 2000
     const socket = connect(socketPath);
     let answer: DaemonStatus | undefined;
     const timer = setTimeout(() => socket.destroy(), timeoutMs);
-    const read = frameReader((type, payload) => {
+    readFrames(socket, (type, payload) => {
       if (type !== 'o') return;
       try {
         answer = JSON.parse(payload.toString('utf8')) as DaemonStatus;
@@ -124,13 +124,6 @@ export function askDaemon(socketPath: string, control: Control, timeoutMs = 2000
       }
     });
     socket.on('connect', () => socket.write(frame('q', JSON.stringify({ protocol: PROTOCOL, control }))));
-    socket.on('data', (chunk) => {
-      try {
-        read(chunk);
-      } catch {
-        socket.destroy();
-      }
-    });
     socket.on('error', () => {});
     socket.on('close', () => {
       clearTimeout(timer);
@@ -219,7 +212,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
     socket.on('close', () => {
       if (!answered && stdin !== undefined && !stdin.readableEnded) stdin.destroy(new Error('the client went away'));
     });
-    const read = frameReader((type, payload) => {
+    readFrames(socket, (type, payload) => {
       if (type === 'q' && request === undefined) {
         request = JSON.parse(payload.toString('utf8')) as DaemonRequest;
         const control = (request as { control?: Control }).control;
@@ -247,13 +240,6 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
         }
       } else if (type === 'i') stdin?.push(payload);
       else if (type === 'c') stdin?.push(null);
-    });
-    socket.on('data', (chunk) => {
-      try {
-        read(chunk);
-      } catch {
-        socket.destroy();
-      }
     });
   };
 
