@@ -1,11 +1,11 @@
 /**
- * CLI suite: start-to-finish wall time of `list`, `search`, `recall` and `put` on a store of
- * 10,000 items, each in its own process (`ENGRAM_DAEMON=off`) and through `engram daemon`
- * (started for the suite in a folder of its own), runs interleaved with `node -e 0` so that
- * machine noise hits all alike. Goal: each ≤ 1.5× `node -e 0`. With MEMCTL_BIN set to a memctl
- * command (`MEMCTL_BIN=memctl`), memctl runs beside them on the same items (ingested from one file
- * each with `push --source`): `search`, `push QUERY` (its recall) and `pull` (its put) are timed in
- * the same interleaved rounds.
+ * CLI suite: start-to-finish wall time of `list`, `search`, `recall`, `put` and the prompt hook on
+ * a store of 10,000 items, each in its own process (`ENGRAM_DAEMON=off`) and through `engram
+ * daemon` (started for the suite in a folder of its own), runs interleaved with `node -e 0` so
+ * that machine noise hits all alike. Goal: each ≤ 1.5× `node -e 0`. With MEMCTL_BIN set to a
+ * memctl command (`MEMCTL_BIN=memctl`), memctl runs beside them on the same items (ingested from
+ * one file each with `push --source`): `search`, `push QUERY` (its recall) and `pull` (its put)
+ * are timed in the same interleaved rounds.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,14 @@ import { join } from 'node:path';
 import { openEngram } from '../../src/index.js';
 import { quantile, type Row } from '../stats.js';
 import { CLI, queries, syntheticLines } from './store.js';
+
+/** One timed command: the program (node unless said), its arguments and environment, and its stdin. */
+interface Case {
+  command?: string;
+  args: (i: number) => string[];
+  env: NodeJS.ProcessEnv;
+  input?: (i: number) => string;
+}
 
 export async function cliSuite(size = 10_000, runs = 21): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-cli-'));
@@ -28,29 +36,30 @@ export async function cliSuite(size = 10_000, runs = 21): Promise<Row[]> {
     const started = spawnSync(process.execPath, [CLI, 'daemon', 'start'], { env: warm, encoding: 'utf8' });
     if (started.status !== 0) throw new Error(`daemon start failed: ${started.stderr}`);
     const asked = queries(runs);
-    const commands: Record<string, (i: number) => string[]> = {
-      list: () => ['list'],
-      search: (i) => ['search', asked[i] ?? 'x'],
-      recall: (i) => ['recall', asked[i] ?? 'x'],
-      put: (i) => ['put', '--content', `Bench note ${i}: ${asked[i] ?? ''}`],
+    const prompt = (i: number) =>
+      JSON.stringify({ session_id: 'bench', cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: asked[i] ?? 'x' });
+    const commands: Record<string, Omit<Case, 'env'>> = {
+      'list': { args: () => ['list'] },
+      'search': { args: (i) => ['search', asked[i] ?? 'x'] },
+      'recall': { args: (i) => ['recall', asked[i] ?? 'x'] },
+      'put': { args: (i) => ['put', '--content', `Bench note ${i}: ${asked[i] ?? ''}`] },
+      'hook prompt-submit': { args: () => ['hook', 'prompt-submit'], input: prompt },
     };
-    const cases: Record<string, { args: (i: number) => string[]; env: NodeJS.ProcessEnv }> = {
-      'node -e 0': { args: () => ['-e', '0'], env: cold },
-    };
-    for (const [name, args] of Object.entries(commands)) {
-      cases[name] = { args: (i) => [CLI, '--db', db, ...args(i)], env: cold };
-      cases[`${name} (daemon)`] = { args: (i) => [CLI, '--db', db, ...args(i)], env: warm };
+    const cases: Record<string, Case> = { 'node -e 0': { args: () => ['-e', '0'], env: cold } };
+    for (const [name, { args, input }] of Object.entries(commands)) {
+      const line = (i: number) => [CLI, '--db', db, ...args(i)];
+      cases[name] = { args: line, env: cold, input };
+      cases[`${name} (daemon)`] = { args: line, env: warm, input };
     }
     const memctl = process.env.MEMCTL_BIN?.split(' ').filter((w) => w !== '');
     if (memctl !== undefined && memctl.length > 0) Object.assign(cases, memctlCases(memctl, dir, size, asked));
     const times = new Map<string, number[]>(Object.keys(cases).map((k) => [k, []]));
     for (let i = 0; i < runs; i++) {
-      for (const [name, { args, env }] of Object.entries(cases)) {
+      for (const [name, { args, env, input, command = process.execPath }] of Object.entries(cases)) {
         const start = process.hrtime.bigint();
-        const [command, ...rest] = name.startsWith('memctl') ? args(i) : [process.execPath, ...args(i)];
-        const input = name === 'memctl pull' ? `Bench note ${i}: ${asked[i] ?? ''}\n` : undefined;
-        const result = spawnSync(command ?? '', rest, { env, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+        const result = spawnSync(command, args(i), { env, input: input?.(i) ?? '', stdio: ['pipe', 'pipe', 'pipe'] });
         if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${String(result.stderr)}`);
+        if (name.startsWith('hook') && result.stdout.length === 0) throw new Error(`${name} said nothing`);
         times.get(name)?.push(Number(process.hrtime.bigint() - start) / 1e6);
       }
     }
@@ -77,7 +86,7 @@ function memctlCases(
   dir: string,
   size: number,
   asked: readonly string[],
-): Record<string, { args: (i: number) => string[]; env: NodeJS.ProcessEnv }> {
+): Record<string, Case> {
   const home = join(dir, 'memctl');
   const db = join(home, 'memory.db');
   const files = join(dir, 'memctl-items');
@@ -93,9 +102,10 @@ function memctlCases(
   run(['init', home]);
   run(['push', 'seed', '--source', files, '--db', db, '-q']);
   const env = { ...process.env };
+  const command = bin ?? '';
   return {
-    'memctl search': { args: (i) => [bin ?? '', ...pre, 'search', asked[i] ?? 'x', '--db', db], env },
-    'memctl push (recall)': { args: (i) => [bin ?? '', ...pre, 'push', asked[i] ?? 'x', '--db', db], env },
-    'memctl pull': { args: () => [bin ?? '', ...pre, 'pull', '--db', db], env },
+    'memctl search': { command, args: (i) => [...pre, 'search', asked[i] ?? 'x', '--db', db], env },
+    'memctl push (recall)': { command, args: (i) => [...pre, 'push', asked[i] ?? 'x', '--db', db], env },
+    'memctl pull': { command, args: () => [...pre, 'pull', '--db', db], env, input: (i) => `Bench note ${i}: ${asked[i] ?? ''}\n` },
   };
 }
