@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * The `engram` executable. `--version`, and `--help` from the copy rendered at build time, answer
- * without loading the CLI, and so does an agent client's session hook (`hook-fast.ts`); everything
- * else runs it with the real process streams.
+ * without loading the CLI; the commands agents call in loops run in the user's `engram daemon`
+ * when one of this build listens (`daemon/client.ts`); an agent client's session hook runs
+ * without the command-line parser (`hook-fast.ts`); everything else runs the CLI with the real
+ * process streams.
  */
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
