@@ -29,7 +29,7 @@ import { ExtractError, extract } from './extract/index.js';
 import { binaryReason, detectByName, type Family, kindName } from './formats.js';
 import { LOOKAHEAD, Lookahead, type Planning } from './lookahead.js';
 import { planChunks } from './plan-chunks.js';
-import { createPolicyPool, poolSize } from './policy-pool.js';
+import { createPolicyPool, ONE_TASK_CHARS, poolSize } from './policy-pool.js';
 import { prejudge } from './prejudge.js';
 import { pruneRemoved } from './prune.js';
 import type { FileReport, FileStatus, IngestProgress, IngestReport } from './report.js';
@@ -210,6 +210,9 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     }
     const extracted = await extract(family, detected?.ext ?? '', bytes);
     if (extracted.note) file.note = extracted.note;
+    // With workers, the whole text's secret spans (the longest judgement) are found while it is chunked.
+    const spans = pool.workers > 0 && extracted.text.length > ONE_TASK_CHARS ? pool.spans(extracted.text) : undefined;
+    spans?.catch(() => undefined);
     const chunks = chunkText(extracted.text, { maxChars: chunkChars, code: family === 'code' });
     if (chunks.length === 0) {
       Object.assign(file, { status: 'skipped', reason: 'no text to ingest' });
@@ -248,7 +251,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     }, at);
     const fileTitles = (parts: readonly Chunk[]) => titles(display, parts, extracted, auto);
     const input = { text: extracted.text, chunks, build, titles: fileTitles };
-    const judged = pool.workers > 0 ? await prejudge(pool, input) : undefined;
+    const judged = pool.workers > 0 ? await prejudge(pool, input, spans) : undefined;
     const admit = (item: MemoryItem) => {
       const verdict = judged?.verdictOf(item);
       const admission = { operation: 'ingest' as const, actor: context.actor, now: at };

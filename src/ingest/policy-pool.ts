@@ -11,10 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PolicySubject, PolicyVerdict } from '../policy/evaluate.js';
 import type { SecretSpan } from '../policy/secret-spans.js';
-import { type PolicyRequest, type PolicyResult, runPolicyTask } from './policy-tasks.js';
+import { type FileJudged, type FileJudging, type PolicyRequest, type PolicyResult, runPolicyTask } from './policy-tasks.js';
 
 /** About this many characters of text per task sent to a worker. */
 export const TASK_CHARS = 32_000;
+/** A text up to this long is judged in one task (policy-tasks.ts `file`); a longer one is shared out. */
+export const ONE_TASK_CHARS = 64 * 1024;
 /** Below this many bytes to ingest, starting workers costs more than it saves. */
 export const POOL_MIN_BYTES = 512 * 1024;
 
@@ -24,6 +26,8 @@ export interface PolicyPool {
   verdicts(subjects: readonly PolicySubject[]): Promise<PolicyVerdict[]>;
   rules(texts: readonly string[]): Promise<string[][]>;
   spans(text: string): Promise<SecretSpan[]>;
+  /** A short file's judgements in one task (one message each way). */
+  file(job: FileJudging): Promise<FileJudged>;
   close(): Promise<void>;
 }
 
@@ -46,7 +50,9 @@ interface Slot {
 }
 
 function sizeOf(input: unknown): number {
-  return typeof input === 'string' ? input.length : ((input as PolicySubject).content?.length ?? 0) + 500;
+  if (typeof input === 'string') return input.length;
+  if ('subjects' in (input as object)) return 3 * (input as FileJudging).text.length;
+  return ((input as PolicySubject).content?.length ?? 0) + 500;
 }
 
 /** The worker's file beside this module's (the library's dist/src/ingest/, the bundle's chunks/). */
@@ -137,6 +143,7 @@ export function createPolicyPool(count: number): PolicyPool {
     verdicts: async (subjects) => (await run('verdicts', subjects)) as PolicyVerdict[],
     rules: async (texts) => (await run('rules', texts)) as string[][],
     spans: async (text) => (await run('spans', [text]))[0] as SecretSpan[],
+    file: async (job) => (await run('file', [job]))[0] as FileJudged,
     async close() {
       const all = slots.splice(0);
       for (const slot of all) slot.dead = true;

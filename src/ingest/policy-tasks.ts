@@ -25,12 +25,30 @@ export function policySubject(item: PolicySubject): PolicySubject {
   return { content, title, type, tags, entities, source, provenance, id, key, task_id, step_id, scope, corpus_id };
 }
 
+/** A short file's judgements in one task: its items' verdicts, its secret spans, the rules of `texts`. */
+export interface FileJudging {
+  subjects: PolicySubject[];
+  text: string;
+  texts: string[];
+}
+
+export interface FileJudged {
+  verdicts: PolicyVerdict[];
+  spans: SecretSpan[];
+  rules: string[][];
+}
+
 export type PolicyRequest
   = | { id: number; kind: 'verdicts'; inputs: PolicySubject[] }
     | { id: number; kind: 'rules'; inputs: string[] }
-    | { id: number; kind: 'spans'; inputs: string[] };
+    | { id: number; kind: 'spans'; inputs: string[] }
+    | { id: number; kind: 'file'; inputs: FileJudging[] };
 
-export type PolicyResult = PolicyVerdict | string[] | SecretSpan[];
+export type PolicyResult = PolicyVerdict | string[] | SecretSpan[] | FileJudged;
+
+function judgeFile({ subjects, text, texts }: FileJudging): FileJudged {
+  return { verdicts: subjects.map(ingestVerdict), spans: secretSpans(text), rules: texts.map(rejectingRules) };
+}
 
 /** Runs one request: one result per input, in order. */
 export function runPolicyTask(request: Pick<PolicyRequest, 'kind' | 'inputs'>): PolicyResult[] {
@@ -41,5 +59,7 @@ export function runPolicyTask(request: Pick<PolicyRequest, 'kind' | 'inputs'>): 
       return (request.inputs as string[]).map(rejectingRules);
     case 'spans':
       return (request.inputs as string[]).map(secretSpans);
+    case 'file':
+      return (request.inputs as FileJudging[]).map(judgeFile);
   }
 }

@@ -13,7 +13,7 @@ import type { MemoryItem } from '../types.js';
 import { BOUNDARY_WINDOW, type TextJudge, WHOLE_TEXT_LIMIT } from './across-chunks.js';
 import type { Chunk } from './chunk.js';
 import { type ChunkPlanInput, chunkStarts } from './plan-chunks.js';
-import type { PolicyPool } from './policy-pool.js';
+import { ONE_TASK_CHARS, type PolicyPool } from './policy-pool.js';
 import { policySubject, rejectingRules } from './policy-tasks.js';
 
 export interface Prejudged {
@@ -45,12 +45,13 @@ function acrossTexts(text: string, chunks: readonly Chunk[], starts: readonly nu
  * Judges a file's chunks, secret spans and cross-chunk texts on the pool.
  *
  * @example
- * const ahead = await prejudge(pool, { text, chunks, build, titles });
+ * const ahead = await prejudge(pool, { text, chunks, build, titles }, pool.spans(text));
  * planChunks({ text, chunks, titles, admit, ...ahead });
  */
 export async function prejudge(
   pool: PolicyPool,
   { text, chunks, build, titles }: Pick<ChunkPlanInput, 'text' | 'chunks' | 'build' | 'titles'>,
+  spansAhead?: Promise<SecretSpan[]>,
 ): Promise<Prejudged> {
   const chunkTitles = titles(chunks);
   const made = new Map<Chunk, { title: string | undefined; index: number; count: number; item: MemoryItem }>();
@@ -60,12 +61,12 @@ export async function prejudge(
     return item;
   });
   const windows = acrossTexts(text, chunks, chunkStarts(text, chunks));
-  // The whole text's spans first: the longest task starts while the chunks are shared out.
-  const [spans, verdicts, rules] = await Promise.all([
-    pool.spans(text),
-    pool.verdicts(items.map(policySubject)),
-    pool.rules(windows),
-  ]);
+  const subjects = items.map(policySubject);
+  // A short text in one task; a long one's spans first (asked for before chunking): the longest task.
+  const { spans, verdicts, rules } = spansAhead === undefined && text.length <= ONE_TASK_CHARS
+    ? await pool.file({ subjects, text, texts: windows })
+    : await Promise.all([spansAhead ?? pool.spans(text), pool.verdicts(subjects), pool.rules(windows)])
+        .then(([spans, verdicts, rules]) => ({ spans, verdicts, rules }));
   const judged = new Map<MemoryItem, PolicyVerdict>(items.map((item, i) => [item, verdicts[i] as PolicyVerdict]));
   const ruled = new Map<string, readonly string[]>(windows.map((w, i) => [w, rules[i] as string[]]));
   return {
