@@ -3,7 +3,8 @@
  * statuses, refused ranges and rules, the same stored chunks (text, title, flags, provenance) and
  * the same index entries, over every case of the policy corpora — one file each, a short file of
  * several chunks (the whole text read) and a long one (the windows around its chunk boundaries) —
- * and through the bundled CLI. The pool's own answers equal the policy's.
+ * and through the bundled CLI. The pool's own answers equal the policy's; item ids drawn ahead
+ * keep their format.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { WHOLE_TEXT_LIMIT } from '../src/ingest/across-chunks.js';
 import { createPolicyPool, poolSize, POOL_MIN_BYTES } from '../src/ingest/policy-pool.js';
 import { ingestVerdict, rejectingRules } from '../src/ingest/policy-tasks.js';
 import { secretSpans } from '../src/policy/secret-spans.js';
+import { ITEM_ID_PATTERN, newItemId } from '../src/util/ids.js';
 import { cli, policyCorpus, tempDir } from './helpers.js';
 
 const TIMEOUT = { timeout: 600_000 };
@@ -127,4 +129,10 @@ test('the bundled CLI ingests with --workers 2: the same report and store as wit
   assert.equal(two.code, 1, two.stderr);
   assert.deepEqual(two.json?.files, one.json?.files);
   assert.deepEqual(stored(join(root, 'two.db')), stored(join(root, 'one.db')));
+});
+
+test('item ids drawn from the pool of random bytes: the id format, none repeated across refills', () => {
+  const ids = Array.from({ length: 5000 }, () => newItemId());
+  assert.ok(ids.every((id) => ITEM_ID_PATTERN.test(id)));
+  assert.equal(new Set(ids).size, ids.length);
 });
