@@ -2,7 +2,7 @@
  * Ingest suite: throughput (MB/s, chunks/s) and peak RSS of `ingest` on a generated corpus of
  * 1,000 mixed files (Markdown, TypeScript, text, HTML, JSON, CSV, DOCX) and on one 50 MB text
  * file, each run in a fresh process on a fresh store, beside the goal (5 and 15 MB/s): in one
- * thread, and with the write policy on a worker thread per core (`ingest --workers`). With
+ * thread, and with the policy workers ingest starts on an idle machine (`ingest --workers`). With
  * MEMCTL_BIN set to a memctl command (`MEMCTL_BIN=memctl`, `MEMCTL_BIN='python3 -m memctl'`),
  * memctl ingests the same corpus too (`push --source`), and so does the engram CLI, both timed
  * as whole processes: the ratio is engram's rate over memctl's (goal 3×).
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
 import type { Row } from '../stats.js';
+import { poolSize } from '../../src/ingest/policy-pool.js';
 import { CLI } from './store.js';
 
 const CHILD = fileURLToPath(new URL('../ingest-child.js', import.meta.url));
@@ -113,20 +114,24 @@ export function ingestSuite(): Row[] {
       const [name, content] = (GENERATORS[i % GENERATORS.length] as (i: number) => [string, string | Uint8Array])(i);
       writeFileSync(join(sub, name), content);
     }
-    // In one thread, then with a policy worker per core (ingest's choice on an idle machine).
+    // In one thread, then with the policy workers ingest starts on an idle machine.
     const cores = availableParallelism();
+    const idle = (bytes: number, files: number) => poolSize({ bytes, files }, undefined, { cores, load: 0 });
     const mixed = runChild(join(dir, 'mixed.db'), ['corpus'], dir, 0);
-    const mixedWorkers = runChild(join(dir, 'mixed-w.db'), ['corpus'], dir, cores);
+    const mixedCount = idle(mixed.totals.bytes, mixed.totals.files);
+    const mixedWorkers = runChild(join(dir, 'mixed-w.db'), ['corpus'], dir, mixedCount);
     const big = join(dir, 'big.txt');
     const block = `${paragraphs(7, 200).join('\n\n')}\n\n`;
     writeFileSync(big, block.repeat(Math.ceil((50 * 1024 * 1024) / block.length)).slice(0, 50 * 1024 * 1024));
     const single = runChild(join(dir, 'big.db'), ['big.txt'], dir, 0);
-    const singleWorkers = runChild(join(dir, 'big-w.db'), ['big.txt'], dir, cores);
+    const singleCount = idle(single.totals.bytes, 1);
+    const singleWorkers = runChild(join(dir, 'big-w.db'), ['big.txt'], dir, singleCount);
+    const workers = (n: number) => `${n} policy worker${n === 1 ? '' : 's'}`;
     const rows = [
       row('1,000 mixed files', mixed, 5),
-      row(`1,000 mixed files, ${cores} policy workers`, mixedWorkers, 5),
+      row(`1,000 mixed files, ${workers(mixedCount)}`, mixedWorkers, 5),
       row('one 50 MB text file', single, 15),
-      row(`one 50 MB text file, ${cores} policy workers`, singleWorkers, 15),
+      row(`one 50 MB text file, ${workers(singleCount)}`, singleWorkers, 15),
     ];
     const memctl = process.env.MEMCTL_BIN?.split(' ').filter((w) => w !== '');
     if (memctl !== undefined && memctl.length > 0) {
