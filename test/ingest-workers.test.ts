@@ -86,17 +86,13 @@ test('the policy pool answers what the policy answers, in order', TIMEOUT, async
   assert.equal(local.workers, 0);
   assert.deepEqual(await local.rules(texts.slice(0, 5)), texts.slice(0, 5).map(rejectingRules));
   await local.close();
-  const big = { bytes: 50 * 1024 * 1024, files: 1 };
-  const small = { bytes: 4 * 1024 * 1024, files: 1000 };
-  assert.equal(poolSize({ bytes: POOL_MIN_BYTES - 1, files: 1 }), 0, 'a short ingest starts no worker');
+  const big = 50 * 1024 * 1024;
+  assert.equal(poolSize(POOL_MIN_BYTES - 1), 0, 'a short ingest starts no worker');
   assert.equal(poolSize(big, 3), 3, 'a count asked for is kept');
   assert.equal(poolSize(big, undefined, { cores: 2, load: 0.2 }), 2, 'an idle machine: one per core');
   assert.equal(poolSize(big, undefined, { cores: 2, load: 1.2 }), 1);
   assert.equal(poolSize(big, undefined, { cores: 2, load: 3 }), 0, 'a busy machine: none');
   assert.equal(poolSize(big, undefined, { cores: 16, load: 0 }), 4, 'at most 4');
-  assert.equal(poolSize(small, undefined, { cores: 2, load: 0.2 }), 1, 'small files: this thread reads and writes');
-  assert.equal(poolSize(small, undefined, { cores: 2, load: 1.2 }), 1);
-  assert.equal(poolSize(small, undefined, { cores: 2, load: 3 }), 0);
 });
 
 test('ingest with policy workers stores and refuses exactly what ingest in one thread does', TIMEOUT, async (t) => {

@@ -116,15 +116,15 @@ export function ingestSuite(): Row[] {
     }
     // In one thread, then with the policy workers ingest starts on an idle machine.
     const cores = availableParallelism();
-    const idle = (bytes: number, files: number) => poolSize({ bytes, files }, undefined, { cores, load: 0 });
+    const idle = (bytes: number) => poolSize(bytes, undefined, { cores, load: 0 });
     const mixed = runChild(join(dir, 'mixed.db'), ['corpus'], dir, 0);
-    const mixedCount = idle(mixed.totals.bytes, mixed.totals.files);
+    const mixedCount = idle(mixed.totals.bytes);
     const mixedWorkers = runChild(join(dir, 'mixed-w.db'), ['corpus'], dir, mixedCount);
     const big = join(dir, 'big.txt');
     const block = `${paragraphs(7, 200).join('\n\n')}\n\n`;
     writeFileSync(big, block.repeat(Math.ceil((50 * 1024 * 1024) / block.length)).slice(0, 50 * 1024 * 1024));
     const single = runChild(join(dir, 'big.db'), ['big.txt'], dir, 0);
-    const singleCount = idle(single.totals.bytes, 1);
+    const singleCount = idle(single.totals.bytes);
     const singleWorkers = runChild(join(dir, 'big-w.db'), ['big.txt'], dir, singleCount);
     const workers = (n: number) => `${n} policy worker${n === 1 ? '' : 's'}`;
     const rows = [

@@ -120,9 +120,8 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
   };
   if (settings.pruneFirst === true) await prune();
   // With policy workers, the next files are read, chunked and judged while a file is written.
-  const files = entries.filter((e) => e.kind === 'file');
-  const size = { bytes: files.reduce((n, e) => n + e.size, 0), files: files.length };
-  const pool = createPolicyPool(poolSize(size, settings.workers));
+  const bytes = entries.reduce((n, e) => n + (e.kind === 'file' ? e.size : 0), 0);
+  const pool = createPolicyPool(poolSize(bytes, settings.workers));
   const ahead = new Lookahead(pool.workers > 0 ? LOOKAHEAD : { files: 1, bytes: 0 });
   try {
     for (const entry of entries) {

@@ -152,27 +152,18 @@ export function createPolicyPool(count: number): PolicyPool {
   };
 }
 
-/** What an ingest is about to read: its bytes, and its files. */
-export interface IngestSize {
-  bytes: number;
-  files: number;
-}
-
 /**
- * How many workers an ingest gets: the cores the machine leaves idle (its number of cores less
- * its load average over the last minute, rounded; at most 4), none for a short ingest. Files
- * under {@link ONE_TASK_CHARS} on average keep this thread busy reading and writing, so they get
- * one worker fewer (at least one). On a busy machine workers only add their start-up and messages
- * to the work, so there are none.
+ * How many workers an ingest of `bytes` gets: the cores the machine leaves idle (its number of cores less
+ * its load average over the last minute, rounded; at most 4), none for a short ingest (under
+ * {@link POOL_MIN_BYTES}). On a busy machine workers only add their start-up and messages to the
+ * work, so there are none.
  */
 export function poolSize(
-  size: IngestSize,
+  bytes: number,
   wanted?: number,
   machine = { cores: availableParallelism(), load: loadavg()[0] ?? 0 },
 ): number {
   if (wanted !== undefined) return Math.max(0, Math.floor(wanted));
-  if (size.bytes < POOL_MIN_BYTES) return 0;
-  const idle = Math.min(4, Math.max(0, Math.round(machine.cores - machine.load)));
-  const small = size.bytes / Math.max(1, size.files) < ONE_TASK_CHARS;
-  return small && idle > 1 ? idle - 1 : idle;
+  if (bytes < POOL_MIN_BYTES) return 0;
+  return Math.min(4, Math.max(0, Math.round(machine.cores - machine.load)));
 }
