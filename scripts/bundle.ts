@@ -52,7 +52,8 @@ const out = root('dist/bundle');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const result = await build({
-  entryPoints: { engram: root('src/cli/main.ts') },
+  // Ingest's policy worker sits beside the chunks, where policy-pool.ts looks for it.
+  entryPoints: { 'engram': root('src/cli/main.ts'), 'chunks/policy-worker': root('src/ingest/policy-worker.ts') },
   outdir: out,
   bundle: true,
   splitting: true,

@@ -164,7 +164,12 @@ export interface Engram {
    * files are no-ops, changed files replace their chunks. Every file gets a status.
    */
   ingest(
-    input: IngestInput & { readStdin?: () => Promise<Uint8Array>; onProgress?: (progress: IngestProgress) => void },
+    input: IngestInput & {
+      readStdin?: () => Promise<Uint8Array>;
+      onProgress?: (progress: IngestProgress) => void;
+      /** Policy worker threads (default: one per core, at most 4, for 512 KB or more; 0: none). */
+      workers?: number;
+    },
   ): Promise<IngestReport & AutoConsolidated & Embedded>;
   /** Stores the memory proposals found in an LLM's answer; each one is admitted by the policy. */
   pull(text: string, defaults?: PullInput): Promise<PullResult & AutoConsolidated & Embedded>;

@@ -155,7 +155,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
     },
 
     async ingest(input) {
-      const { onProgress, readStdin, ...rest } = input;
+      const { onProgress, readStdin, workers, ...rest } = input;
       const settings = (await load.parseInput()).parseInput((await load.schemas()).ingestInputSchema, rest);
       await requireCleanFields({ scope: settings.scope, corpus: settings.corpus });
       const report = await (await load.ingest()).ingestSources(
@@ -167,6 +167,7 @@ export async function openEngram(options: EngramOptions): Promise<Engram> {
           cwd: settings.cwd ?? process.cwd(),
           readStdin,
           onProgress,
+          workers,
         },
         { store, writer, actor, now, admit: options.admit },
       );

@@ -1,18 +1,20 @@
 /**
  * Ingest suite: throughput (MB/s, chunks/s) and peak RSS of `ingest` on a generated corpus of
  * 1,000 mixed files (Markdown, TypeScript, text, HTML, JSON, CSV, DOCX) and on one 50 MB text
- * file, each run in a fresh process on a fresh store, beside the goal (5 and 15 MB/s). With
+ * file, each run in a fresh process on a fresh store, beside the goal (5 and 15 MB/s): in one
+ * thread, and with the policy workers ingest starts on an idle machine (`ingest --workers`). With
  * MEMCTL_BIN set to a memctl command (`MEMCTL_BIN=memctl`, `MEMCTL_BIN='python3 -m memctl'`),
  * memctl ingests the same corpus too (`push --source`), and so does the engram CLI, both timed
  * as whole processes: the ratio is engram's rate over memctl's (goal 3×).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
 import type { Row } from '../stats.js';
+import { poolSize } from '../../src/ingest/policy-pool.js';
 import { CLI } from './store.js';
 
 const CHILD = fileURLToPath(new URL('../ingest-child.js', import.meta.url));
@@ -47,8 +49,9 @@ const GENERATORS: ((i: number) => [string, string | Uint8Array])[] = [
   ],
 ];
 
-function runChild(db: string, sources: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [CHILD, db, ...sources], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
+function runChild(db: string, sources: string[], cwd: string, workers: number) {
+  const env = { ...process.env, INGEST_WORKERS: String(workers) };
+  const result = spawnSync(process.execPath, [CHILD, db, ...sources], { cwd, env, encoding: 'utf8', maxBuffer: 1 << 26 });
   if (result.status !== 0) throw new Error(`ingest child failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as {
     totals: { files: number; ingested: number; chunks: number; bytes: number; failed: number };
@@ -111,12 +114,25 @@ export function ingestSuite(): Row[] {
       const [name, content] = (GENERATORS[i % GENERATORS.length] as (i: number) => [string, string | Uint8Array])(i);
       writeFileSync(join(sub, name), content);
     }
-    const mixed = runChild(join(dir, 'mixed.db'), ['corpus'], dir);
+    // In one thread, then with the policy workers ingest starts on an idle machine.
+    const cores = availableParallelism();
+    const idle = (bytes: number) => poolSize(bytes, undefined, { cores, load: 0 });
+    const mixed = runChild(join(dir, 'mixed.db'), ['corpus'], dir, 0);
+    const mixedCount = idle(mixed.totals.bytes);
+    const mixedWorkers = runChild(join(dir, 'mixed-w.db'), ['corpus'], dir, mixedCount);
     const big = join(dir, 'big.txt');
     const block = `${paragraphs(7, 200).join('\n\n')}\n\n`;
     writeFileSync(big, block.repeat(Math.ceil((50 * 1024 * 1024) / block.length)).slice(0, 50 * 1024 * 1024));
-    const single = runChild(join(dir, 'big.db'), ['big.txt'], dir);
-    const rows = [row('1,000 mixed files', mixed, 5), row('one 50 MB text file', single, 15)];
+    const single = runChild(join(dir, 'big.db'), ['big.txt'], dir, 0);
+    const singleCount = idle(single.totals.bytes);
+    const singleWorkers = runChild(join(dir, 'big-w.db'), ['big.txt'], dir, singleCount);
+    const workers = (n: number) => `${n} policy worker${n === 1 ? '' : 's'}`;
+    const rows = [
+      row('1,000 mixed files', mixed, 5),
+      row(`1,000 mixed files, ${workers(mixedCount)}`, mixedWorkers, 5),
+      row('one 50 MB text file', single, 15),
+      row(`one 50 MB text file, ${workers(singleCount)}`, singleWorkers, 15),
+    ];
     const memctl = process.env.MEMCTL_BIN?.split(' ').filter((w) => w !== '');
     if (memctl !== undefined && memctl.length > 0) {
       // The table's columns are the first row's.

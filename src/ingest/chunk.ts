@@ -81,11 +81,19 @@ function pack(start: number, end: number, cuts: readonly number[], max: number):
   return spans;
 }
 
+/** A level of cut points, found on first use (most texts never need the finer ones). */
+type Level = () => number[];
+
+function lazy(find: () => number[]): Level {
+  let cuts: number[] | undefined;
+  return () => (cuts ??= find());
+}
+
 /** Splits [start, end) into spans of at most `max`, trying each level of cut points in turn. */
-function split(text: string, start: number, end: number, max: number, levels: readonly number[][]): [number, number][] {
+function split(text: string, start: number, end: number, max: number, levels: readonly Level[]): [number, number][] {
   if (end - start <= max) return [[start, end]];
-  const [cuts, ...rest] = levels;
-  if (cuts === undefined) {
+  const [level, ...rest] = levels;
+  if (level === undefined) {
     const spans: [number, number][] = [];
     for (let from = start; from < end;) {
       let to = Math.min(end, from + max);
@@ -96,7 +104,7 @@ function split(text: string, start: number, end: number, max: number, levels: re
     }
     return spans;
   }
-  return pack(start, end, cuts, max).flatMap(([a, b]) =>
+  return pack(start, end, level(), max).flatMap(([a, b]) =>
     b - a <= max ? [[a, b] as [number, number]] : split(text, a, b, max, rest),
   );
 }
@@ -111,13 +119,13 @@ export function chunkText(text: string, options: ChunkOptions): Chunk[] {
   const max = Math.max(2, Math.floor(options.maxChars));
   if (text.trim() === '') return [];
   const levels = [
-    paragraphCuts(text, options.code === true),
-    cutsAfter(text, /\n/g),
-    cutsAfter(text, SENTENCE_END),
-    cutsAfter(text, /\s+/g),
+    lazy(() => paragraphCuts(text, options.code === true)),
+    lazy(() => cutsAfter(text, /\n/g)),
+    lazy(() => cutsAfter(text, SENTENCE_END)),
+    lazy(() => cutsAfter(text, /\s+/g)),
   ];
   // For code, a paragraph too big to pack falls back to any blank line before single lines.
-  if (options.code) levels.splice(1, 0, paragraphCuts(text, false));
+  if (options.code) levels.splice(1, 0, lazy(() => paragraphCuts(text, false)));
   const spans = split(text, 0, text.length, max, levels);
   const chunks: Chunk[] = [];
   let line = 1;

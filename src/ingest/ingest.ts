@@ -14,10 +14,9 @@
  * (across-chunks.ts). Re-ingesting a directory archives the chunks of the files gone from it (`removed`,
  * see prune.ts).
  */
-import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { isEngramError } from '../errors.js';
-import { type AdmissionHook, admitWrite } from '../items/admission.js';
+import { type AdmissionHook, admitJudged, admitWrite } from '../items/admission.js';
 import { createItem } from '../items/build-item.js';
 import { redactSecrets } from '../items/field-policy.js';
 import type { WriteAccess } from '../items/writer.js';
@@ -27,11 +26,14 @@ import { sha256 } from '../util/hash.js';
 import { newItemId } from '../util/ids.js';
 import { type Chunk, chunkText } from './chunk.js';
 import { ExtractError, extract } from './extract/index.js';
-import { binaryReason, detectByName, type Family, kindName, MAX_FILE_BYTES } from './formats.js';
+import { binaryReason, detectByName, type Family, kindName } from './formats.js';
+import { LOOKAHEAD, Lookahead, type Planning } from './lookahead.js';
 import { planChunks } from './plan-chunks.js';
+import { createPolicyPool, ONE_TASK_CHARS, poolSize } from './policy-pool.js';
+import { prejudge } from './prejudge.js';
 import { pruneRemoved } from './prune.js';
 import type { FileReport, FileStatus, IngestProgress, IngestReport } from './report.js';
-import { resolveSources, type SourceEntry } from './sources.js';
+import { readEntry, resolveSources, type SourceEntry } from './sources.js';
 import { slug, titles, typeFromPath } from './titles.js';
 import { createWriteBatch, failureReason, type FileWrite } from './write-batch.js';
 import { adopt, type CorpusTarget, makeInjectable, retag, sameChunks } from './write-file.js';
@@ -67,6 +69,8 @@ export interface IngestSettings {
   /** Follow symlinks out of the directory walked (default: skipped and reported). */
   followSymlinks?: boolean;
   onProgress?: (progress: IngestProgress) => void;
+  /** Policy worker threads (default: one per core for an ingest of 512 KB or more; 0: none). */
+  workers?: number;
 }
 
 export interface IngestContext extends WriteAccess {
@@ -81,22 +85,6 @@ function toPosix(path: string): string {
 
 function lineRange(r: { line_start: number; line_end: number }): string {
   return `lines ${r.line_start}–${r.line_end}`;
-}
-
-async function readEntry(entry: SourceEntry, settings: IngestSettings): Promise<Uint8Array> {
-  if (entry.kind === 'stdin') {
-    if (settings.readStdin === undefined) throw new ExtractError('no standard input');
-    return settings.readStdin();
-  }
-  if (entry.kind !== 'file') throw new ExtractError(entry.reason);
-  if (entry.size > MAX_FILE_BYTES) throw new ExtractError('larger than 256 MB');
-  try {
-    // Read at once: the promise API's chunked reads cost more than the read itself for small files.
-    return readFileSync(entry.path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ExtractError(code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot read (${code ?? 'error'})`);
-  }
 }
 
 /** Ingests the sources; every file gets a status, and one bad file never stops the run. */
@@ -131,24 +119,26 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     (await pruneRemoved({ store, writer, now: context.now, cwd, corpus, scope, roots, present, dryRun })).forEach(add);
   };
   if (settings.pruneFirst === true) await prune();
-  for (const entry of entries) {
-    // A file name is shown in the report and progress: a secret in it is masked there.
-    const shown = redactSecrets(entry.display);
-    progress.current = shown;
-    settings.onProgress?.({ ...progress });
-    const file: FileReport = { path: shown, status: 'failed', chunks: 0, deduplicated: 0, archived: 0, bytes: 0 };
-    try {
-      const job = await planOne(entry, file);
-      if (job !== undefined) await batch.add(job);
-    } catch (error) {
-      file.status = 'failed';
-      file.reason = error instanceof ExtractError ? error.message : failureReason(error);
-      if (isStoreFailure(error)) throw error;
+  // With policy workers, the next files are read, chunked and judged while a file is written.
+  const bytes = entries.reduce((n, e) => n + (e.kind === 'file' ? e.size : 0), 0);
+  const pool = createPolicyPool(poolSize(bytes, settings.workers));
+  const ahead = new Lookahead(pool.workers > 0 ? LOOKAHEAD : { files: 1, bytes: 0 });
+  try {
+    for (const entry of entries) {
+      // The same file named twice (or standard input): what was planned before it is written first.
+      if (entry.kind !== 'problem' && ahead.has(entry)) while (ahead.size > 0) await settle(ahead.next());
+      while (ahead.full()) await settle(ahead.next());
+      // A file name is shown in the report and progress: a secret in it is masked there.
+      const shown = redactSecrets(entry.display);
+      progress.current = shown;
+      settings.onProgress?.({ ...progress });
+      const file: FileReport = { path: shown, status: 'failed', chunks: 0, deduplicated: 0, archived: 0, bytes: 0 };
+      ahead.push(entry, file, planOne(entry, file).then((job) => ({ job }), (error: unknown) => ({ error })));
     }
-    report.files.push(file);
-    progress.files_done++;
-    progress.bytes += file.bytes;
-    progress.chunks += file.chunks;
+    while (ahead.size > 0) await settle(ahead.next());
+  } finally {
+    await ahead.drain();
+    await pool.close();
   }
   await batch.flush();
   if (settings.pruneFirst !== true) await prune();
@@ -166,6 +156,23 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     report.files.push(file);
   }
 
+  /** A planned file, in order: its write joins the batch, its report the run's. */
+  async function settle({ file, plan }: Planning): Promise<void> {
+    const planned = await plan;
+    try {
+      if ('error' in planned) throw planned.error;
+      if (planned.job !== undefined) await batch.add(planned.job);
+    } catch (error) {
+      file.status = 'failed';
+      file.reason = error instanceof ExtractError ? error.message : failureReason(error);
+      if (isStoreFailure(error)) throw error;
+    }
+    report.files.push(file);
+    progress.files_done++;
+    progress.bytes += file.bytes;
+    progress.chunks += file.chunks;
+  }
+
   /** Reads, chunks and judges one file; returns its write for the batch, or undefined when it has none. */
   async function planOne(entry: SourceEntry, file: FileReport): Promise<FileWrite | undefined> {
     if (entry.kind === 'problem' && entry.skip !== undefined) {
@@ -177,7 +184,7 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       Object.assign(file, { status: 'skipped', reason: detected.skip });
       return;
     }
-    const bytes = await readEntry(entry, settings);
+    const bytes = await readEntry(entry, settings.readStdin);
     file.bytes = bytes.length;
     if (bytes.length === 0) {
       Object.assign(file, { status: 'skipped', reason: 'empty file' });
@@ -204,6 +211,9 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
     }
     const extracted = await extract(family, detected?.ext ?? '', bytes);
     if (extracted.note) file.note = extracted.note;
+    // With workers, the whole text's secret spans (the longest judgement) are found while it is chunked.
+    const spans = pool.workers > 0 && extracted.text.length > ONE_TASK_CHARS ? pool.spans(extracted.text) : undefined;
+    spans?.catch(() => undefined);
     const chunks = chunkText(extracted.text, { maxChars: chunkChars, code: family === 'code' });
     if (chunks.length === 0) {
       Object.assign(file, { status: 'skipped', reason: 'no text to ingest' });
@@ -240,9 +250,17 @@ export async function ingestSources(settings: IngestSettings, context: IngestCon
       },
       injectable: settings.injectable === true,
     }, at);
-    const admit = (item: MemoryItem) => admitWrite(item, { operation: 'ingest', actor: context.actor, now: at }, context.admit);
     const fileTitles = (parts: readonly Chunk[]) => titles(display, parts, extracted, auto);
-    const { planned, refused, units } = planChunks({ text: extracted.text, chunks, build, titles: fileTitles, admit });
+    const input = { text: extracted.text, chunks, build, titles: fileTitles };
+    const judged = pool.workers > 0 ? await prejudge(pool, input, spans) : undefined;
+    const admit = (item: MemoryItem) => {
+      const verdict = judged?.verdictOf(item);
+      const admission = { operation: 'ingest' as const, actor: context.actor, now: at };
+      // A verdict judged ahead on a worker is the one admitWrite would reach here.
+      if (verdict === undefined) return admitWrite(item, admission, context.admit);
+      return admitJudged(item, admission, () => verdict, context.admit);
+    };
+    const { planned, refused, units } = planChunks({ ...input, ...judged, admit });
     if (refused.length > 0) {
       file.refused = refused;
       const which = refused.map((r) => `chunk ${r.chunk} (${lineRange(r)}): ${r.rules.join(', ')}`).join('; ');

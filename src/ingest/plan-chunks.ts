@@ -9,12 +9,12 @@
 import { isEngramError } from '../errors.js';
 import { type Admission, rejectedRules } from '../items/admission.js';
 import { policyDetails } from '../items/journal.js';
-import { evaluatePolicy } from '../policy/evaluate.js';
 import { type SecretSpan, secretSpans } from '../policy/secret-spans.js';
 import type { MemoryItem } from '../types.js';
-import { type JudgedRange, refusedAcrossChunks } from './across-chunks.js';
+import { type JudgedRange, refusedAcrossChunks, type TextJudge } from './across-chunks.js';
 import type { Chunk } from './chunk.js';
 import { ExtractError } from './extract/index.js';
+import { rejectingRules } from './policy-tasks.js';
 import type { RefusedChunk } from './report.js';
 import { splitRefused } from './split-refused.js';
 
@@ -35,6 +35,10 @@ export interface ChunkPlanInput {
   titles: (chunks: readonly Chunk[]) => string[];
   /** Admits an item through the write policy; throws POLICY_REJECTED to refuse it. */
   admit: (item: MemoryItem) => Admission;
+  /** The secret spans of `text` when already found (`secretSpans(text)`). */
+  spans?: readonly SecretSpan[];
+  /** The rejecting rules of a text (default: the policy's, `rejectingRules`); a cache of it may be given. */
+  judgeText?: TextJudge;
 }
 
 export interface ChunkPlan {
@@ -61,7 +65,7 @@ interface Verdict {
 }
 
 /** Where each chunk starts in the text (chunks are consecutive slices; only whitespace can fall between). */
-function chunkStarts(text: string, chunks: readonly Chunk[]): number[] {
+export function chunkStarts(text: string, chunks: readonly Chunk[]): number[] {
   let cursor = 0;
   return chunks.map((chunk) => {
     const found = text.indexOf(chunk.content, cursor);
@@ -82,14 +86,9 @@ function secretsReaching(spans: readonly SecretSpan[], text: string, start: numb
   return [...new Set(spans.filter((s) => s.start < to && s.end > from).map((s) => s.rule))];
 }
 
-/** The rejecting rules the policy finds in `text`, whatever its length. */
-function rejectingRules(text: string): string[] {
-  return evaluatePolicy({ content: text }, { ignoreSize: true }).matches.filter((m) => m.action === 'reject').map((m) => m.rule);
-}
-
 /** The chunks of a file to store and those refused, with the rules refusing them. */
-export function planChunks({ text, chunks, build, titles, admit }: ChunkPlanInput): ChunkPlan {
-  const spans = secretSpans(text);
+export function planChunks({ text, chunks, build, titles, admit, ...given }: ChunkPlanInput): ChunkPlan {
+  const spans = given.spans ?? secretSpans(text);
   /** The admitted item, or the rules refusing it (policy and secrets of the whole text reaching it). */
   const judge = (item: MemoryItem, start: number, end: number, near: readonly SecretSpan[] = spans): Verdict => {
     let admitted: Admission | undefined;
@@ -134,7 +133,7 @@ export function planChunks({ text, chunks, build, titles, admit }: ChunkPlanInpu
   // The policy reads the whole text too: a match only two chunks together show refuses both, one
   // it cannot place refuses the file (across-chunks.ts).
   if (chunks.length > 1) {
-    const across = refusedAcrossChunks(text, ranges, rejectingRules);
+    const across = refusedAcrossChunks(text, ranges, given.judgeText ?? rejectingRules);
     if (across.unplaced.length > 0) {
       throw new ExtractError(`POLICY_REJECTED: ${across.unplaced.join(', ')} across chunks of the file; nothing from this file was stored`);
     }

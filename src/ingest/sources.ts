@@ -18,6 +18,8 @@ import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSyn
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
+import { ExtractError } from './extract/index.js';
+import { MAX_FILE_BYTES } from './formats.js';
 
 export interface FileEntry {
   kind: 'file';
@@ -262,4 +264,21 @@ export function resolveSources(sources: readonly string[], options: SourceOption
     return true;
   });
   return { entries: unique, roots };
+}
+
+/** The bytes of a file or standard input entry; an ExtractError says why there are none. */
+export async function readEntry(entry: SourceEntry, readStdin?: () => Promise<Uint8Array>): Promise<Uint8Array> {
+  if (entry.kind === 'stdin') {
+    if (readStdin === undefined) throw new ExtractError('no standard input');
+    return readStdin();
+  }
+  if (entry.kind !== 'file') throw new ExtractError(entry.reason);
+  if (entry.size > MAX_FILE_BYTES) throw new ExtractError('larger than 256 MB');
+  try {
+    // Read at once: the promise API's chunked reads cost more than the read itself for small files.
+    return readFileSync(entry.path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ExtractError(code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot read (${code ?? 'error'})`);
+  }
 }

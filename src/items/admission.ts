@@ -5,7 +5,7 @@
  * An optional {@link AdmissionHook} (library users' own rules) runs last.
  */
 import { EngramError, type ErrorFix, FIX_HINTS } from '../errors.js';
-import { evaluatePolicy, type PolicyMatch, type PolicyVerdict } from '../policy/evaluate.js';
+import { evaluatePolicy, type PolicyMatch, type PolicyOptions, type PolicyVerdict } from '../policy/evaluate.js';
 import type { PolicyGroup } from '../policy/rules.js';
 import type { MemoryItem } from '../types.js';
 import { addHours } from '../util/time.js';
@@ -79,16 +79,31 @@ function quarantine(item: MemoryItem, now: string): MemoryItem {
 
 /** Admits `item` through the built-in rules, the policy engine, then the optional hook. */
 export function admitWrite(item: MemoryItem, context: AdmissionContext, hook?: AdmissionHook): Admission {
+  return admitJudged(item, context, () => evaluatePolicy(item, policyOptions(context)), hook);
+}
+
+/** The options of the policy's call for a write in `context` (what admitWrite evaluates with). */
+export function policyOptions(context: Pick<AdmissionContext, 'operation' | 'privileged'>): PolicyOptions {
+  return { privileged: context.privileged, requireProvenance: PROPOSALS.has(context.operation) };
+}
+
+/**
+ * admitWrite with the policy's verdict given by `judge` — the same verdict, computed elsewhere
+ * (ingest judges on worker threads): `judge` must return `evaluatePolicy(item, policyOptions(context))`.
+ */
+export function admitJudged(
+  item: MemoryItem,
+  context: AdmissionContext,
+  judge: () => PolicyVerdict,
+  hook?: AdmissionHook,
+): Admission {
   if (item.content.trim() === '') {
     throw new EngramError('EMPTY_INPUT', 'Content is empty', {
       hint: FIX_HINTS.give_content,
       fix: 'give_content',
     });
   }
-  const policy = evaluatePolicy(item, {
-    privileged: context.privileged,
-    requireProvenance: PROPOSALS.has(context.operation),
-  });
+  const policy = judge();
   if (policy.verdict === 'reject') throw policyRejected(policy);
   // What a transcript proposes was written by a model that read untrusted text (files, web pages,
   // tool output): injectable only once a person has reviewed it (`engram review`).

@@ -26,6 +26,7 @@ export interface IngestFlags {
   prune?: boolean;
   auto?: boolean;
   followSymlinks?: boolean;
+  workers?: number;
 }
 
 function megabytes(bytes: number): string {
@@ -51,6 +52,7 @@ export async function runIngest(ctx: CliContext, sources: string[], flags: Inges
     dry_run: flags.dryRun,
     prune: flags.prune,
     follow_symlinks: flags.followSymlinks,
+    workers: flags.workers,
     // Bytes, not text: invalid UTF-8 gets the same fallback and file hash as on disk.
     readStdin: () => readStdinBytes(ctx.stdin, MAX_FILE_BYTES),
     onProgress: (p) =>
@@ -84,6 +86,7 @@ export function configure(command: Command, run: Runner): void {
     .option('--follow-symlinks', 'follow symlinks whose target is outside the directory ingested (default: skipped and reported)')
     .option('--no-prune', 'keep the chunks of files gone from a re-ingested directory (default: archive them)')
     .option('--no-auto', 'no automatic consolidation after this ingest (or ENGRAM_AUTO_CONSOLIDATE=off)')
+    .addOption(intOption('--workers <n>', 'threads judging chunks by the policy (default: the idle cores, for 512 KB or more; 0: none)'))
     .addHelpText(
       'after',
       exampleText(
