@@ -2,14 +2,15 @@
 import type { CorpusFile, CorpusRepository } from '../contract/corpus.js';
 import type { SqliteDatabase } from './open.js';
 import type { Sync } from './promised.js';
+import { lazyStatements } from './lazy-statements.js';
 
 type CorpusRow = Omit<CorpusFile, 'item_ids'> & { id: number; chunks: number };
 
 export function sqliteCorpus(db: SqliteDatabase): Sync<CorpusRepository> {
-  const statements = {
-    get: db.prepare('SELECT * FROM corpus_hashes WHERE corpus_id = ? AND path = ?'),
-    chunks: db.prepare('SELECT item_id FROM corpus_chunks WHERE file_id = ? ORDER BY position').pluck(),
-    upsert: db.prepare(
+  const statements = lazyStatements({
+    get: () => db.prepare('SELECT * FROM corpus_hashes WHERE corpus_id = ? AND path = ?'),
+    chunks: () => db.prepare('SELECT item_id FROM corpus_chunks WHERE file_id = ? ORDER BY position').pluck(),
+    upsert: () => db.prepare(
       `INSERT INTO corpus_hashes (corpus_id, path, sha256, size_bytes, chunks, ingested_at, root, scope, refused)
        VALUES (@corpus_id, @path, @sha256, @size_bytes, @chunks, @ingested_at, @root, @scope, @refused)
        ON CONFLICT (corpus_id, path) DO UPDATE SET sha256 = excluded.sha256, size_bytes = excluded.size_bytes,
@@ -17,16 +18,16 @@ export function sqliteCorpus(db: SqliteDatabase): Sync<CorpusRepository> {
          scope = excluded.scope, refused = excluded.refused
        RETURNING id`,
     ),
-    under: db.prepare('SELECT * FROM corpus_hashes WHERE corpus_id = ? AND root = ? AND scope = ? ORDER BY path'),
-    remove: db.prepare('DELETE FROM corpus_hashes WHERE corpus_id = ? AND path = ?'),
-    setRoot: db.prepare('UPDATE corpus_hashes SET root = ?, scope = ? WHERE corpus_id = ? AND path = ?'),
-    clearChunks: db.prepare('DELETE FROM corpus_chunks WHERE file_id = ?'),
-    addChunk: db.prepare('INSERT INTO corpus_chunks (file_id, position, item_id) VALUES (?, ?, ?)'),
-    shared: db.prepare(
+    under: () => db.prepare('SELECT * FROM corpus_hashes WHERE corpus_id = ? AND root = ? AND scope = ? ORDER BY path'),
+    remove: () => db.prepare('DELETE FROM corpus_hashes WHERE corpus_id = ? AND path = ?'),
+    setRoot: () => db.prepare('UPDATE corpus_hashes SET root = ?, scope = ? WHERE corpus_id = ? AND path = ?'),
+    clearChunks: () => db.prepare('DELETE FROM corpus_chunks WHERE file_id = ?'),
+    addChunk: () => db.prepare('INSERT INTO corpus_chunks (file_id, position, item_id) VALUES (?, ?, ?)'),
+    shared: () => db.prepare(
       `SELECT 1 FROM corpus_chunks c JOIN corpus_hashes f ON f.id = c.file_id
        WHERE c.item_id = ? AND NOT (f.corpus_id = ? AND f.path = ?) LIMIT 1`,
     ),
-  };
+  });
   const toFile = (row: CorpusRow): CorpusFile => {
     const { id, chunks: _chunks, ...file } = row;
     return { ...file, item_ids: statements.chunks.all(id) as string[] };

@@ -3,6 +3,7 @@ import type { SyncedFolder } from '../../types.js';
 import type { FolderRepository } from '../contract/folders.js';
 import type { SqliteDatabase } from './open.js';
 import type { Sync } from './promised.js';
+import { lazyStatements } from './lazy-statements.js';
 
 /** The ingest options of a folder, kept together as JSON in the `options` column. */
 type FolderOptions = Pick<SyncedFolder, 'include' | 'exclude' | 'tags' | 'format'>;
@@ -29,17 +30,17 @@ function toFolder({ options, ...row }: FolderRow): SyncedFolder {
 }
 
 export function sqliteFolders(db: SqliteDatabase): Sync<FolderRepository> {
-  const statements = {
-    list: db.prepare('SELECT * FROM synced_folders ORDER BY name'),
-    get: db.prepare('SELECT * FROM synced_folders WHERE name = ?'),
-    put: db.prepare(
+  const statements = lazyStatements({
+    list: () => db.prepare('SELECT * FROM synced_folders ORDER BY name'),
+    get: () => db.prepare('SELECT * FROM synced_folders WHERE name = ?'),
+    put: () => db.prepare(
       `INSERT INTO synced_folders (name, path, scope, corpus_id, options, added_at, synced_at)
        VALUES (@name, @path, @scope, @corpus_id, @options, @added_at, @synced_at)
        ON CONFLICT(name) DO UPDATE SET path = excluded.path, scope = excluded.scope, corpus_id = excluded.corpus_id,
          options = excluded.options, added_at = excluded.added_at, synced_at = excluded.synced_at`,
     ),
-    remove: db.prepare('DELETE FROM synced_folders WHERE name = ?'),
-  };
+    remove: () => db.prepare('DELETE FROM synced_folders WHERE name = ?'),
+  });
   return {
     list: () => (statements.list.all() as FolderRow[]).map(toFolder),
     get: (name) => {

@@ -3,20 +3,21 @@ import type { MemoryEvent, MemoryItem, Revision } from '../../types.js';
 import type { HistoryRepository } from '../contract/history.js';
 import type { SqliteDatabase } from './open.js';
 import type { Sync } from './promised.js';
+import { lazyStatements } from './lazy-statements.js';
 
 export function sqliteHistory(db: SqliteDatabase): Sync<HistoryRepository> {
-  const statements = {
-    addRevision: db.prepare(
+  const statements = lazyStatements({
+    addRevision: () => db.prepare(
       `INSERT OR IGNORE INTO memory_revisions (item_id, version, changed_at, actor, reason, snapshot)
        VALUES (?, ?, ?, ?, ?, ?)`,
     ),
-    listRevisions: db.prepare('SELECT * FROM memory_revisions WHERE item_id = ? ORDER BY version'),
-    countRevisions: db.prepare('SELECT count(*) FROM memory_revisions WHERE item_id = ?').pluck(),
-    addEvent: db.prepare('INSERT INTO memory_events (item_id, action, actor, at, details) VALUES (?, ?, ?, ?, ?)'),
-    allEvents: db.prepare('SELECT * FROM memory_events ORDER BY id'),
-    itemEvents: db.prepare('SELECT * FROM memory_events WHERE item_id = ? ORDER BY id'),
-    lastEvent: db.prepare('SELECT * FROM memory_events WHERE action IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT 1'),
-  };
+    listRevisions: () => db.prepare('SELECT * FROM memory_revisions WHERE item_id = ? ORDER BY version'),
+    countRevisions: () => db.prepare('SELECT count(*) FROM memory_revisions WHERE item_id = ?').pluck(),
+    addEvent: () => db.prepare('INSERT INTO memory_events (item_id, action, actor, at, details) VALUES (?, ?, ?, ?, ?)'),
+    allEvents: () => db.prepare('SELECT * FROM memory_events ORDER BY id'),
+    itemEvents: () => db.prepare('SELECT * FROM memory_events WHERE item_id = ? ORDER BY id'),
+    lastEvent: () => db.prepare('SELECT * FROM memory_events WHERE action IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT 1'),
+  });
   return {
     addRevision: (r) =>
       statements.addRevision.run(r.item_id, r.version, r.changed_at, r.actor, r.reason, JSON.stringify(r.item)).changes

@@ -8,6 +8,7 @@ import { LIVE_MEMORY } from './migrations/0008-live-memories.js';
 import type { SqliteDatabase } from './open.js';
 import type { Sync } from './promised.js';
 import { ITEM_COLUMNS, type ItemRow, itemToParams, rowToItem } from './row-mapping.js';
+import { lazyStatements } from './lazy-statements.js';
 
 /** The item's columns plus the derived ones the store keeps up to date itself. */
 const WRITE_COLUMNS = [...ITEM_COLUMNS, 'normalised_hash'] as const;
@@ -53,24 +54,24 @@ export function sqliteItems(
   removeIndexEntry: (id: string) => number | undefined,
   vectors?: VectorUpkeep,
 ): SyncItems {
-  const statements = {
-    get: db.prepare(`${SELECT_ITEM} WHERE i.id = ?`),
+  const statements = lazyStatements({
+    get: () => db.prepare(`${SELECT_ITEM} WHERE i.id = ?`),
     // A row value: the index on (created_at, id) seeks to the cursor (an OR of the two columns
     // scanned the index from its start, every page).
-    page: db.prepare(
+    page: () => db.prepare(
       `${SELECT_ITEM} WHERE (i.created_at, i.id) > (?, ?) ORDER BY i.created_at, i.id LIMIT ${ITEM_PAGE}`,
     ),
-    findByKey: db.prepare(
+    findByKey: () => db.prepare(
       `${SELECT_ITEM} WHERE i.layer = ? AND i.key = ? AND i.task_id IS ? AND i.step_id IS ? AND i.archived = 0
        ORDER BY i.updated_at DESC, i.id DESC LIMIT 1`,
     ),
-    insert: db.prepare(INSERT_ITEM),
-    update: db.prepare(UPDATE_ITEM),
-    deleteTags: db.prepare('DELETE FROM memory_tags WHERE item_id = ?'),
-    insertTag: db.prepare('INSERT INTO memory_tags (item_id, tag, position) VALUES (?, ?, ?)'),
-    deleteEntities: db.prepare('DELETE FROM memory_entities WHERE item_id = ?'),
-    insertEntity: db.prepare('INSERT INTO memory_entities (item_id, entity, position) VALUES (?, ?, ?)'),
-    byNormalisedHash: db.prepare(
+    insert: () => db.prepare(INSERT_ITEM),
+    update: () => db.prepare(UPDATE_ITEM),
+    deleteTags: () => db.prepare('DELETE FROM memory_tags WHERE item_id = ?'),
+    insertTag: () => db.prepare('INSERT INTO memory_tags (item_id, tag, position) VALUES (?, ?, ?)'),
+    deleteEntities: () => db.prepare('DELETE FROM memory_entities WHERE item_id = ?'),
+    insertEntity: () => db.prepare('INSERT INTO memory_entities (item_id, entity, position) VALUES (?, ?, ?)'),
+    byNormalisedHash: () => db.prepare(
       `${SELECT_ITEM} WHERE i.scope = ? AND i.normalised_hash = ? AND i.archived = 0 AND i.quarantined = 0
          AND i.type = ? AND i.injectable = ? AND i.key IS NULL AND i.validation != 'contradicted'
          AND i.title = ? AND i.source IS ? AND i.task_id IS ? AND i.step_id IS ? AND i.expires_at IS ?
@@ -78,21 +79,21 @@ export function sqliteItems(
          AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.dst_id = i.id AND l.type = 'supersedes')
        ORDER BY i.created_at, i.id LIMIT 1`,
     ),
-    reinforce: db.prepare(
+    reinforce: () => db.prepare(
       'UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ?, weight = round(weight + ?, 6) WHERE id = ?',
     ),
     // Named index: without statistics the planner walks the live items in `updated_at` order
     // instead (one lookup per ingested chunk read the whole store).
-    byContentHash: db.prepare(
+    byContentHash: () => db.prepare(
       `SELECT ${ITEM_FIELDS} FROM memory_items i INDEXED BY idx_items_content_hash
        WHERE i.content_hash = ? AND i.scope = ? AND i.archived = 0 ORDER BY i.updated_at DESC LIMIT 1`,
     ),
-    countLive: db.prepare(`SELECT count(*) FROM memory_items WHERE tier = ? AND ${LIVE_MEMORY}`).pluck(),
-    touch: db.prepare('UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?'),
-    dropVectorRow: db.prepare(
+    countLive: () => db.prepare(`SELECT count(*) FROM memory_items WHERE tier = ? AND ${LIVE_MEMORY}`).pluck(),
+    touch: () => db.prepare('UPDATE memory_items SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?'),
+    dropVectorRow: () => db.prepare(
       'DELETE FROM memory_vector_rows WHERE item_rowid = (SELECT rowid FROM memory_items WHERE id = ?)',
     ),
-  };
+  });
   const one = (row: unknown): MemoryItem | undefined => (row === undefined ? undefined : rowToItem(row as ItemRow));
   const writeTerms = (item: MemoryItem) => {
     statements.deleteTags.run(item.id);

@@ -4,18 +4,19 @@ import type { MetaRepository } from '../contract/meta.js';
 import type { WorkspaceRepository } from '../contract/workspaces.js';
 import type { SqliteDatabase } from './open.js';
 import type { Sync } from './promised.js';
+import { lazyStatements } from './lazy-statements.js';
 
 export function sqliteWorkspaces(db: SqliteDatabase): Sync<WorkspaceRepository> {
-  const statements = {
-    list: db.prepare('SELECT * FROM workspaces ORDER BY name'),
-    get: db.prepare('SELECT * FROM workspaces WHERE name = ?'),
-    put: db.prepare(
+  const statements = lazyStatements({
+    list: () => db.prepare('SELECT * FROM workspaces ORDER BY name'),
+    get: () => db.prepare('SELECT * FROM workspaces WHERE name = ?'),
+    put: () => db.prepare(
       `INSERT INTO workspaces (name, scope, corpus_id, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT(name) DO UPDATE SET scope = excluded.scope, corpus_id = excluded.corpus_id,
        description = excluded.description, updated_at = excluded.updated_at`,
     ),
-    remove: db.prepare('DELETE FROM workspaces WHERE name = ?'),
-  };
+    remove: () => db.prepare('DELETE FROM workspaces WHERE name = ?'),
+  });
   return {
     list: () => statements.list.all() as Workspace[],
     get: (name) => statements.get.get(name) as Workspace | undefined,
