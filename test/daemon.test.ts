@@ -285,3 +285,23 @@ test('the build id follows the entry file\'s text, not its dates', (t) => {
   utimesSync(entry, date, date);
   assert.notEqual(buildId(entry), first);
 });
+
+test('a daemon gone while the client reads its input: nothing was sent, so the command runs in its own process', async (t) => {
+  const dir = join(tempDir(t, 'engram-daemon-'), 'run');
+  mkdirSync(dir, { mode: 0o700 });
+  // Accepts, then goes away before any request.
+  const server = createServer((socket) => setTimeout(() => socket.destroy(), 50));
+  await new Promise<void>((resolve) => server.listen(socketIn(dir, buildId(CLI)), resolve));
+  t.after(() => server.close());
+  const db = join(tempDir(t), 'memory.db');
+  const child = spawn(process.execPath, [CLI, '--db', db, 'put', '--tags', 'late'], {
+    env: { ...process.env, ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'on' }, stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = new Promise<number | null>((resolve) => child.on('close', resolve));
+  setTimeout(() => child.stdin.end('The release train leaves at noon\n'), 300);
+  assert.equal(await code, 0, stderr);
+  const listed = cli(['--db', db, 'list', '--tags', 'late']);
+  assert.deepEqual((listed.json?.items as { content: string }[]).map((i) => i.content), ['The release train leaves at noon']);
+});

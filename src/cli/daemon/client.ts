@@ -53,6 +53,8 @@ function connected(path: string): Promise<Socket | undefined> {
     const socket = connect(path);
     socket.once('connect', () => {
       socket.removeAllListeners('error');
+      // Errors show as the socket closing (see runInDaemon).
+      socket.on('error', () => {});
       resolve(socket);
     });
     socket.once('error', () => resolve(undefined));
@@ -81,6 +83,8 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
       return { code: 0 };
     }
   }
+  // The daemon went away while the input was read: nothing was sent, so the command runs here.
+  if (socket.destroyed) return { local: true, ...(input === undefined ? {} : { input }) };
   const request: DaemonRequest = {
     protocol: PROTOCOL,
     build,
@@ -120,7 +124,6 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
       } else if (type === 'x') finish({ code: (JSON.parse(payload.toString('utf8')) as { code: number }).code });
       else if (type === 'n') finish({ local: true, ...(input === undefined ? {} : { input }) });
     });
-    socket.on('error', () => {});
     socket.on('close', () => {
       if (done) return;
       if (!hook) io.stderr.write(LOST);
