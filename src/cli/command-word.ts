@@ -5,7 +5,7 @@
  */
 
 /** Program-level flags that take a value (their value is not a command name). */
-const VALUE_FLAGS = new Set(['--db', '--format', '--session', '--embedder', '--tokenizer']);
+export const PROGRAM_VALUE_FLAGS: ReadonlySet<string> = new Set(['--db', '--format', '--session', '--embedder', '--tokenizer']);
 
 /** The command named on the command line (`engram help put` names put), if any. */
 export function invokedCommand(argv: readonly string[]): string | undefined {
@@ -13,7 +13,7 @@ export function invokedCommand(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length && words.length < 2; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--') break;
-    if (VALUE_FLAGS.has(arg)) i++;
+    if (PROGRAM_VALUE_FLAGS.has(arg)) i++;
     else if (!arg.startsWith('-')) words.push(arg);
   }
   return words[0] === 'help' ? words[1] : words[0];

@@ -5,13 +5,13 @@
  * Nothing changes without it; it ends by itself after `--idle` minutes without a command.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EngramError } from '../../errors.js';
 import type { CliContext, CommandOutput } from '../context.js';
-import { socketIn, unsafeDir } from '../daemon/paths.js';
-import { askDaemon, DEFAULT_IDLE_MINUTES, type DaemonStatus } from '../daemon/server.js';
+import { socketIn } from '../daemon/paths.js';
+import { askDaemon, DEFAULT_IDLE_MINUTES, type DaemonStatus, requireSafeDir } from '../daemon/server.js';
 import { exampleText, intOption } from '../options.js';
 import type { Runner } from '../runner.js';
 
@@ -36,13 +36,7 @@ function folderOf(ctx: CliContext, create: boolean): string {
       hint: 'Commands run in their own process here.',
     });
   }
-  if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const unsafe = unsafeDir(dir);
-  if (unsafe !== undefined && (create || unsafe !== 'missing')) {
-    throw new EngramError('PARAM_ERROR', `The daemon folder ${dir} is ${unsafe}`, {
-      hint: 'Use a folder of your own that only you can open (chmod 700), or set ENGRAM_DAEMON_DIR.',
-    });
-  }
+  requireSafeDir(dir, create);
   return dir;
 }
 

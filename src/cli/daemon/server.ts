@@ -133,6 +133,19 @@ export function askDaemon(socketPath: string, control: Control, timeoutMs = 2000
 }
 
 /**
+ * Refuses a daemon folder that is not safe, as a client would refuse it (PARAM_ERROR); `create`
+ * makes a missing one (mode 700) first, else a missing one is let through.
+ */
+export function requireSafeDir(dir: string, create: boolean): void {
+  if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const unsafe = unsafeDir(dir);
+  if (unsafe === undefined || (!create && unsafe === 'missing')) return;
+  throw new EngramError('PARAM_ERROR', `The daemon folder ${dir} is ${unsafe}`, {
+    hint: 'Use a folder of your own that only you can open (chmod 700), or set ENGRAM_DAEMON_DIR.',
+  });
+}
+
+/**
  * Serves commands at `dir`/daemon.sock until idle for `idleMs`, stopped, or signalled; resolves
  * when it has ended (its socket removed). Refuses a folder that is not safe, and a socket where a
  * daemon already answers.
@@ -140,13 +153,7 @@ export function askDaemon(socketPath: string, control: Control, timeoutMs = 2000
 export async function serveDaemon(options: DaemonOptions): Promise<void> {
   const { dir, idleMs } = options;
   const build = options.build ?? buildId();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const unsafe = unsafeDir(dir);
-  if (unsafe !== undefined) {
-    throw new EngramError('PARAM_ERROR', `The daemon folder ${dir} is ${unsafe}`, {
-      hint: 'Use a folder of your own that only you can open (chmod 700), or set ENGRAM_DAEMON_DIR.',
-    });
-  }
+  requireSafeDir(dir, true);
   const socketPath = socketIn(dir, build);
   if ((await askDaemon(socketPath, 'status')) !== undefined) {
     throw new EngramError('CONFLICT', `A daemon already runs at ${socketPath}`);

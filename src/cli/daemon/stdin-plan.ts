@@ -4,9 +4,10 @@
  * daemon never waits on a slow writer (`build | engram put`) while other commands queue behind.
  * `put` reads it for `-`, `--file -`, or when no `--content` or `--file` is given; `hook` for a
  * known event, within that event's bound. A terminal is never read ahead: what is typed goes over
- * as the command asks for it. Light: no imports but the hook events.
+ * as the command asks for it. Light: no imports but the hook events and the program's flags.
  */
 import { HOOK_BOUNDS_MS, HOOK_EVENTS } from '../../setup/hook-events.js';
+import { PROGRAM_VALUE_FLAGS } from '../command-word.js';
 
 export interface StdinPlan {
   read: boolean;
@@ -16,7 +17,7 @@ export interface StdinPlan {
 
 /** Flags of the program and of `hook` / `put` that take a value (their value is not a word of their own). */
 const VALUE_FLAGS = new Set([
-  '--db', '--format', '--session', '--embedder', '--tokenizer', '--budget',
+  ...PROGRAM_VALUE_FLAGS, '--budget',
   '--id', '--content', '--file', '--title', '--type', '--tier', '--layer', '--key', '--task', '--step', '--scope',
   '--corpus', '--tags', '--entities', '--source', '--provenance', '--confidence', '--validation', '--weight',
   '--secrecy', '--expires', '--if-version',
