@@ -78,6 +78,15 @@ export async function removeEmptyStore(path: string, created: CreatedFile): Prom
   return store.removeEmptyStore(path, created);
 }
 
+/**
+ * For a long-lived process that opens the same stores again and again (`engram daemon`): a store
+ * unchanged since this process last closed it is not page-checked again at its next open (see
+ * `store/sqlite/page-check.ts`).
+ */
+export async function rememberCheckedStores(): Promise<void> {
+  (await import('./store/sqlite/page-check.js')).rememberCheckedStores();
+}
+
 /** The lines of an iterable made when the first line is asked for. */
 async function* lazyLines(make: () => Promise<AsyncIterable<string>>): AsyncIterable<string> {
   yield* await make();

@@ -6,11 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import Database from 'better-sqlite3';
 import { buildId, socketIn } from '../src/cli/daemon/paths.js';
 import { frame, PROTOCOL, readFrames } from '../src/cli/daemon/protocol.js';
 import { CLI, cli, type CliOptions, tempDir } from './helpers.js';
@@ -272,6 +273,28 @@ test('daemon folders and flags that cannot be trusted or used are refused', (t) 
   const status = cli(['daemon', 'status', '--json'], { env, cwd: root });
   assert.equal((status.json?.daemon as { commands: number }).commands, 1);
   assert.ok((status.json?.socket as string).startsWith(join(root, 'rel')));
+});
+
+test('a store damaged between two commands of a daemon is refused by the second, untouched', (t) => {
+  const d = startDaemon(t);
+  const db = join(tempDir(t), 'memory.db');
+  const lines = Array.from({ length: 300 }, (_, i) => JSON.stringify({ content: `Service ${i} answers in ${i % 97} ms; ${'detail '.repeat(20)}` }));
+  assert.equal(cli(['--db', db, 'import', '-'], { input: `${lines.join('\n')}\n` }).code, 0);
+  // Twice through the daemon: the second open finds the file as the first left it.
+  for (let i = 0; i < 2; i++) assert.equal(cli(['--db', db, 'list', '--limit', '1'], { env: d.env }).code, 0);
+  const raw = new Database(db, { readonly: true });
+  // A table `list` never reads: only the open check can find it damaged.
+  const root = raw.prepare('SELECT rootpage FROM sqlite_master WHERE name = \'memory_links\'').pluck().get() as number;
+  const pageSize = raw.pragma('page_size', { simple: true }) as number;
+  raw.close();
+  const bytes = readFileSync(db);
+  bytes.fill(0x7f, (root - 1) * pageSize, (root - 1) * pageSize + 8);
+  writeFileSync(db, bytes);
+  const before = d.commands();
+  const run = cli(['--db', db, 'list', '--limit', '1'], { env: d.env });
+  assert.equal(d.commands(), before + 1, 'it ran in the daemon');
+  assert.deepEqual([run.code, run.error?.error, run.error?.trees], [4, 'STORE_CORRUPT', ['memory_links']]);
+  assert.ok(readFileSync(db).equals(bytes), 'the file is unchanged');
 });
 
 test('the build id follows the entry file\'s text, not its dates', (t) => {

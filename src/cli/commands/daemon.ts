@@ -89,6 +89,7 @@ function shown(
 async function run(ctx: CliContext, dir: string, idleMinutes: number): Promise<CommandOutput> {
   const { asRunBy, serveDaemon } = await import('../daemon/server.js');
   const { runCli } = await import('../run-cli.js');
+  await (await import('../../engram.js')).rememberCheckedStores();
   await serveDaemon({
     dir,
     idleMs: idleMinutes * 60_000,

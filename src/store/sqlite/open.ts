@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import { migrate, readSchemaVersion } from './migrate.js';
-import { checkPages } from './page-check.js';
+import { checkedUnchanged, checkPages } from './page-check.js';
 import { SCHEMA_VERSION } from './migrations/index.js';
 import { toStoreError, withBusyRetry } from './errors.js';
 
@@ -77,7 +77,10 @@ export function openDatabase(path: string, options: SqliteOptions = {}): SqliteD
       );
     }
     // Before anything is written (WAL mode, migrations): a damaged store is refused untouched.
-    if (path !== ':memory:' && found > 0 && options.checkPages !== false) withBusyRetry(() => checkPages(db, path));
+    // A file this process checked and closed, unchanged since, is not walked again (page-check.ts).
+    if (path !== ':memory:' && found > 0 && options.checkPages !== false && !checkedUnchanged(path)) {
+      withBusyRetry(() => checkPages(db, path));
+    }
     if (path !== ':memory:') withBusyRetry(() => db.pragma('journal_mode = WAL'));
     db.pragma('foreign_keys = ON');
     // Deleted rows and freed pages are overwritten with zeros: a hard delete or purge leaves no
@@ -86,8 +89,11 @@ export function openDatabase(path: string, options: SqliteOptions = {}): SqliteD
     db.pragma('synchronous = NORMAL');
     // Used by migration 5 to fill the column for rows written before it.
     db.function('engram_normalised_hash', { deterministic: true }, (text) => normalisedHash(String(text)));
-    const context = { ftsTokenizer: options.ftsTokenizer ?? DEFAULT_TOKENIZER, fts5: hasFts5(db) };
-    withBusyRetry(() => migrate(db, context));
+    // A store at this schema already needs no migration (the common case: every later open).
+    if (found !== SCHEMA_VERSION) {
+      const context = { ftsTokenizer: options.ftsTokenizer ?? DEFAULT_TOKENIZER, fts5: hasFts5(db) };
+      withBusyRetry(() => migrate(db, context));
+    }
     return db;
   } catch (error) {
     db.close();

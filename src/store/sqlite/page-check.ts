@@ -11,6 +11,7 @@
  * the freelist, or rows that disagree with their indexes: a query that reads such a page still
  * fails with STORE_CORRUPT, and `engram doctor` runs SQLite's full integrity check.
  */
+import { statSync } from 'node:fs';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { SqliteDatabase } from './open.js';
 
@@ -45,4 +46,56 @@ export function checkPages(db: SqliteDatabase, path: string): void {
   }
   const damaged = trees.filter((name) => (probe.all(name) as string[]).includes('corrupted'));
   if (damaged.length > 0) throw storeCorrupt(path, damaged);
+}
+
+/** Each file this process checked, by path, with its identity once its connection had closed. */
+const checked = new Map<string, string>();
+let remembering = false;
+
+/**
+ * Makes this process remember the stores it checked (a long-lived `engram daemon`, which opens
+ * each command's store afresh): a later open of a file unchanged since its connection closed
+ * does not walk its pages again. Off by default: a process that opens a store once gains nothing,
+ * and the file system's times are coarse (a few milliseconds), so a change made in the same tick
+ * as the close, keeping the size, would go unseen; in a daemon that is a change made while the
+ * previous command ended, which a process of its own would not have seen either.
+ */
+export function rememberCheckedStores(): void {
+  remembering = true;
+}
+
+/**
+ * What changes whenever anything writes the file or its write-ahead log, or puts another file in
+ * its place: device, inode, size, modification and change times of both (the change time cannot
+ * be set back by a user).
+ */
+function identity(path: string): string | undefined {
+  try {
+    const file = statSync(path, { bigint: true });
+    const wal = statSync(`${path}-wal`, { bigint: true, throwIfNoEntry: false });
+    // An empty log is no log: the last connection's close removes it, the next read makes it again.
+    const log = wal === undefined || wal.size === 0n ? [] : [wal.ino, wal.size, wal.mtimeNs, wal.ctimeNs];
+    return [file.dev, file.ino, file.size, file.mtimeNs, file.ctimeNs, ...log].join(':');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Notes, once a checked store's connection has closed, the file as it is now: a later open in this
+ * process (a long-lived `engram daemon` opens each command's store afresh) finds it unchanged and
+ * need not walk its pages again.
+ */
+export function rememberChecked(path: string): void {
+  if (!remembering) return;
+  const now = identity(path);
+  if (now === undefined) checked.delete(path);
+  else checked.set(path, now);
+}
+
+/** True when `path` is, as far as the file system tells, the file last noted by {@link rememberChecked}. */
+export function checkedUnchanged(path: string): boolean {
+  if (!remembering) return false;
+  const then = checked.get(path);
+  return then !== undefined && then === identity(path);
 }

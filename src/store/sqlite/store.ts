@@ -23,6 +23,7 @@ import { sqliteHistory } from './history.js';
 import { ITEM_PAGE, type PageCursor, sqliteItems } from './items.js';
 import { sqliteLinks } from './links.js';
 import { openDatabase, type SqliteOptions } from './open.js';
+import { rememberChecked } from './page-check.js';
 import { promised, type Runner } from './promised.js';
 import { sqliteTextIndex } from './text-index.js';
 import { sqliteVectors, vectorContract, vectorExtension } from './vectors.js';
@@ -122,7 +123,10 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       transaction: (fn) => (inside ? connection.savepoint(() => fn(self)) : connection.transaction(() => fn(tx))),
       stats: () => run(() => storeStats(db, path)),
       health: () => run(() => storeHealth(db, text.ranked, vectors !== undefined)),
-      close: () => connection.close(),
+      close: async () => {
+        await connection.close();
+        if (path !== ':memory:' && options.checkPages !== false) rememberChecked(path);
+      },
     };
     return self;
   };

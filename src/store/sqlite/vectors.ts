@@ -215,14 +215,20 @@ export function sqliteVectors(
 }
 
 /** sqlite-vec's loadable file for this platform; undefined when there is none. */
+/** sqlite-vec's loadable file for this platform, found once per process (null: none). */
+let loadable: string | null | undefined;
+
 function extensionPath(): string | undefined {
-  try {
-    // Its CommonJS entry: resolving the platform's file is all it does until a connection loads it.
-    const vec = createRequire(import.meta.url)('sqlite-vec') as { getLoadablePath(): string };
-    return vec.getLoadablePath();
-  } catch {
-    return undefined;
+  if (loadable === undefined) {
+    try {
+      // Its CommonJS entry: resolving the platform's file is all it does until a connection loads it.
+      const vec = createRequire(import.meta.url)('sqlite-vec') as { getLoadablePath(): string };
+      loadable = vec.getLoadablePath();
+    } catch {
+      loadable = null;
+    }
   }
+  return loadable ?? undefined;
 }
 
 /**
