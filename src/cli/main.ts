@@ -1,14 +1,13 @@
 #!/usr/bin/env node
 /**
- * The `engram` executable. `--version`, and `--help` from the copy rendered at build time, answer
- * without loading the CLI; the commands agents call in loops run in the user's `engram daemon`
- * when one of this build listens (`daemon/client.ts`); an agent client's session hook runs
- * without the command-line parser (`hook-fast.ts`); everything else runs the CLI with the real
- * process streams.
+ * The `engram` executable, bundled apart as a small CommonJS file (`dist/bundle/engram.js`, see
+ * `scripts/bundle.ts`) so that what needs no CLI starts as fast as node itself: `--version`, and
+ * `--help` from the copy rendered at build time; the commands agents call in loops, sent to the
+ * user's `engram daemon` when one of this build listens (`daemon/client.ts`). Everything else
+ * loads the CLI (`start.ts`) with the real process streams.
  */
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
-import { Readable } from 'node:stream';
 import { VERSION } from '../version.js';
 import { DAEMON_COMMANDS } from './daemon/commands.js';
 import { invokedCommand } from './command-word.js';
@@ -31,14 +30,17 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(process.exitCode ?? 0);
 });
 
-const argv = process.argv.slice(2);
-const only = argv.length === 1 ? argv[0] : undefined;
-const help = only === '--help' || only === '-h' ? prebuiltHelp() : undefined;
-if (only === '--version' || only === '-V') {
-  process.stdout.write(`${VERSION}\n`);
-} else if (help !== undefined) {
-  process.stdout.write(help);
-} else {
+async function main(argv: readonly string[]): Promise<void> {
+  const only = argv.length === 1 ? argv[0] : undefined;
+  const help = only === '--help' || only === '-h' ? prebuiltHelp() : undefined;
+  if (only === '--version' || only === '-V') {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  if (help !== undefined) {
+    process.stdout.write(help);
+    return;
+  }
   const { env, stdin, stdout, stderr } = process;
   const io = { env, cwd: process.cwd(), stdin: stdin as NodeJS.ReadableStream & { isTTY?: boolean }, stdout, stderr };
   // With `engram daemon` running, the commands agents call in loops run there, warm (daemon/client.ts).
@@ -51,17 +53,11 @@ if (only === '--version' || only === '-V') {
     : await client.runInDaemon(command, argv, io);
   if (answer !== undefined && 'code' in answer) {
     process.exitCode = answer.code;
-  } else {
-    // The input the client read ahead for a daemon that then turned the command away.
-    if (answer?.input !== undefined) io.stdin = Object.assign(Readable.from([answer.input]), { isTTY: false });
-    // An agent client's session hook is answered without the command-line parser (hook-fast.ts).
-    const hook = argv.includes('hook') ? await import('./hook-fast.js') : undefined;
-    const line = hook?.parseHookLine(argv);
-    if (hook !== undefined && line !== undefined) {
-      process.exitCode = await hook.runHookLine(line, io);
-    } else {
-      const { runCli } = await import('./run-cli.js');
-      process.exitCode = await runCli({ argv, ...io });
-    }
+    return;
   }
+  // Turned away, the input the client read ahead is the command's stdin here.
+  const { start } = await import('./start.js');
+  process.exitCode = await start(argv, io, answer?.input);
 }
+
+void main(process.argv.slice(2));

@@ -5,7 +5,7 @@
  * others in is never used. Light: node built-ins only, loaded before the CLI.
  */
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { VERSION } from '../../version.js';
 
 export { daemonDir } from '../../config/daemon-dir.js';
@@ -42,15 +42,21 @@ function fnv(text: string): string {
 
 /**
  * This build of engram: its version, the node it runs on, and the file it runs from with a hash of
- * that file's text (the bundle's entry names every chunk by a hash of its content and of what it
- * loads, so any change of the code changes it), so that a daemon started before an upgrade or a
- * rebuild never answers for the new one.
+ * that file's text and of the CLI's entry beside it (`start.mjs`, which names every chunk by a hash
+ * of its content and of what it loads, so any change of the code changes it), so that a daemon
+ * started before an upgrade or a rebuild never answers for the new one.
  */
 export function buildId(entry: string | undefined = process.argv[1]): string {
   let where = '';
   try {
     const path = realpathSync(entry ?? '');
-    where = `${path}#${fnv(readFileSync(path, 'latin1'))}`;
+    let start = '';
+    try {
+      start = readFileSync(join(dirname(path), 'start.mjs'), 'latin1');
+    } catch {
+      // Not the bundle: the entry alone.
+    }
+    where = `${path}#${fnv(readFileSync(path, 'latin1'))}${fnv(start)}`;
   } catch {
     where = String(entry);
   }

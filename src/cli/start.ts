@@ -1,0 +1,21 @@
+/**
+ * The CLI in this process, loaded by the `engram` executable (`main.ts`) for a command that does not
+ * run in a daemon: an agent client's session hook without the command-line parser
+ * (`hook-fast.ts`), anything else through the full CLI (`run-cli.ts`). An ES module, like every
+ * part of the CLI but the executable.
+ */
+import { Readable } from 'node:stream';
+import type { CliIo } from './run-cli.js';
+
+/**
+ * Runs `argv` on `io`; `input` is what a client read ahead for a daemon that then turned the command
+ * away (the command reads it as its stdin). Resolves to the exit code.
+ */
+export async function start(argv: readonly string[], io: Omit<CliIo, 'argv'>, input?: Buffer): Promise<number> {
+  const streams = input === undefined ? io : { ...io, stdin: Object.assign(Readable.from([input]), { isTTY: false }) };
+  const hook = argv.includes('hook') ? await import('./hook-fast.js') : undefined;
+  const line = hook?.parseHookLine([...argv]);
+  if (hook !== undefined && line !== undefined) return hook.runHookLine(line, streams);
+  const { runCli } = await import('./run-cli.js');
+  return runCli({ argv: [...argv], ...streams });
+}
