@@ -275,6 +275,44 @@ test('daemon folders and flags that cannot be trusted or used are refused', (t) 
   assert.ok((status.json?.socket as string).startsWith(join(root, 'rel')));
 });
 
+test('ENGRAM_DAEMON=auto: a command that finds no daemon runs here and starts one for the next', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'engram-daemon-'));
+  // Missing: made for the daemon, closed to others.
+  const dir = join(root, 'run');
+  const env = { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'auto' };
+  t.after(() => {
+    cli(['daemon', 'stop'], { env });
+    rmSync(root, { recursive: true, force: true });
+  });
+  const db = join(tempDir(t), 'memory.db');
+  const first = cli(['--db', db, 'put', '--content', 'Daemons started on demand serve the next commands'], { env });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(statSync(dir).mode & 0o777, 0o700);
+  const status = () => cli(['daemon', 'status', '--json'], { env }).json?.daemon as { commands: number } | undefined;
+  for (let i = 0; i < 100 && status() === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(status()?.commands, 0, 'a daemon listens; the first command did not run in it');
+  const listed = cli(['--db', db, 'list'], { env });
+  assert.equal((listed.json?.items as unknown[]).length, 1);
+  assert.equal(status()?.commands, 1, 'the next one did');
+});
+
+test('ENGRAM_DAEMON=auto starts no daemon while another start is under way', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'engram-daemon-'));
+  const dir = join(root, 'run');
+  mkdirSync(dir, { mode: 0o700 });
+  const env = { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'auto' };
+  t.after(() => {
+    cli(['daemon', 'stop'], { env });
+    rmSync(root, { recursive: true, force: true });
+  });
+  // What a start made a moment ago leaves.
+  writeFileSync(socketIn(dir, buildId(CLI)).replace(/\.sock$/, '.starting'), '');
+  const run = cli(['--db', join(tempDir(t), 'memory.db'), 'put', '--content', 'One start at a time'], { env });
+  assert.equal(run.code, 0, run.stderr);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.equal(cli(['daemon', 'status', '--json'], { env }).json?.state, 'not running');
+});
+
 test('a store damaged between two commands of a daemon is refused by the second, untouched', (t) => {
   const d = startDaemon(t);
   const db = join(tempDir(t), 'memory.db');

@@ -2,16 +2,17 @@
  * `engram daemon start|stop|status|run`: the user's warm engram. While it runs, `list`, `search`,
  * `recall`, `get`, `put`, `brief` and `hook` run in it (see `daemon/client.ts`) instead of loading
  * and compiling the CLI in a new process each time: for agents and hooks that call engram in loops.
- * Nothing changes without it; it ends by itself after `--idle` minutes without a command.
+ * Nothing changes without it (`ENGRAM_DAEMON=auto` starts it on demand); it ends by itself after
+ * `--idle` minutes without a command.
  */
-import { spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EngramError } from '../../errors.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { socketIn } from '../daemon/paths.js';
 import { askDaemon, DEFAULT_IDLE_MINUTES, type DaemonStatus, requireSafeDir } from '../daemon/server.js';
+import { spawnDaemon } from '../daemon/spawn.js';
 import { exampleText, intOption } from '../options.js';
 import type { Runner } from '../runner.js';
 
@@ -103,18 +104,8 @@ async function run(ctx: CliContext, dir: string, idleMinutes: number): Promise<C
 async function start(ctx: CliContext, dir: string, socket: string, idleMinutes: number): Promise<CommandOutput> {
   const running = await askDaemon(socket, 'status');
   if (running !== undefined) return shown(ctx, 'already running', running, socket);
-  const entry = process.argv[1] ?? '';
-  // What the daemon says (why it could not start) goes to a log beside its socket.
   const logFile = socket.replace(/\.sock$/, '.log');
-  const log = openSync(logFile, 'a', 0o600);
-  const child = spawn(process.execPath, [entry, 'daemon', 'run', '--idle', String(idleMinutes)], {
-    detached: true,
-    stdio: ['ignore', 'ignore', log],
-    cwd: dir,
-    // The folder as found here: the daemon runs from another folder.
-    env: { ...ctx.settings.llmEnv(), ENGRAM_DAEMON_DIR: dir },
-  });
-  closeSync(log);
+  const child = spawnDaemon(process.argv[1] ?? '', dir, socket, ctx.settings.llmEnv(), idleMinutes);
   let failed: string | undefined;
   child.on('error', (error) => (failed = error.message));
   child.on('exit', (code) => (failed ??= `it exited with code ${code}`));
@@ -165,6 +156,7 @@ export function configure(command: Command, runner: Runner): void {
       'engram daemon status --json',
       'engram daemon stop --all',
       'ENGRAM_DAEMON=off engram recall "deploy"   # this command without the daemon',
+      'export ENGRAM_DAEMON=auto                  # a command that finds no daemon starts one',
     ))
     .action(
       runner(async (ctx: CliContext, action: string, flags: DaemonFlags): Promise<CommandOutput> => {

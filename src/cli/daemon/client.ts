@@ -2,10 +2,12 @@
  * The client side of `engram daemon`: when a daemon of this very build listens in the user's
  * daemon folder, a command runs there — warm, its modules loaded and compiled once — and this
  * process only relays the streams and the exit code. With no daemon (the default), a daemon of
- * another build, or `ENGRAM_DAEMON=off`, the answer is undefined and the command runs here as
- * usual. A piped input the command reads is read whole before the command is sent
+ * another build, or `ENGRAM_DAEMON=off`, the command runs here as usual; with
+ * `ENGRAM_DAEMON=auto` a command that finds none starts one in the background for the next
+ * (`spawn.ts`). A piped input the command reads is read whole before the command is sent
  * (`stdin-plan.ts`). Light: node built-ins only, loaded before the CLI.
  */
+import { mkdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { buildId, daemonDir, socketIn, unsafeDir } from './paths.js';
@@ -67,10 +69,24 @@ function connected(path: string): Promise<Socket | undefined> {
  */
 export async function runInDaemon(command: string, argv: readonly string[], io: ClientIo): Promise<DaemonAnswer> {
   const dir = daemonDir(io.env, io.cwd);
-  if (dir === undefined || io.env.ENGRAM_DAEMON === 'off' || unsafeDir(dir) !== undefined) return { local: true };
+  const auto = io.env.ENGRAM_DAEMON === 'auto';
+  if (dir === undefined || io.env.ENGRAM_DAEMON === 'off') return { local: true };
+  if (auto && unsafeDir(dir) === 'missing') {
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch {
+      // Refused below, as missing.
+    }
+  }
+  if (unsafeDir(dir) !== undefined) return { local: true };
   const build = buildId();
-  const socket = await connected(socketIn(dir, build));
-  if (socket === undefined) return { local: true };
+  const path = socketIn(dir, build);
+  const socket = await connected(path);
+  if (socket === undefined) {
+    // This command runs here; the next ones find the daemon.
+    if (auto && process.argv[1] !== undefined) (await import('./spawn.js')).startInBackground(process.argv[1], dir, path, io.env);
+    return { local: true };
+  }
   // A hook never fails its agent: whatever goes wrong is no answer, exit 0.
   const hook = command === 'hook';
   const plan = stdinPlan(command, argv, io.stdin.isTTY === true);
