@@ -275,6 +275,24 @@ test('daemon folders and flags that cannot be trusted or used are refused', (t) 
   assert.ok((status.json?.socket as string).startsWith(join(root, 'rel')));
 });
 
+test('an input that never ends is refused past the size limit, as in the command\'s own process', (t) => {
+  const d = startDaemon(t);
+  const db = join(tempDir(t), 'memory.db');
+  const endless = (env: Record<string, string>) => {
+    const run = spawnSync('sh', ['-c', `yes 'a line of input' | "${process.execPath}" "${CLI}" --db "${db}" put`], {
+      env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000,
+    });
+    return { code: run.status, stderr: run.stderr };
+  };
+  const before = d.commands();
+  const warm = endless(d.env);
+  assert.equal(d.commands(), before + 1, 'it ran in the daemon');
+  const cold = endless({ ENGRAM_DAEMON: 'off' });
+  assert.equal(cold.code, 2);
+  assert.deepEqual(warm, cold);
+  assert.match(warm.stderr, /larger than 64 MiB/);
+});
+
 test('ENGRAM_DAEMON=auto: a command that finds no daemon runs here and starts one for the next', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'engram-daemon-'));
   // Missing: made for the daemon, closed to others.

@@ -10,8 +10,9 @@ import { EngramError } from '../errors.js';
 import { decodeTextBytes } from '../util/text-bytes.js';
 import type { CliContext } from './context.js';
 
-/** The most standard input (and `--file`) `put`, `pull` and `policy check` read: 64 MiB. */
-export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+import { MAX_STDIN_BYTES } from './input-limits.js';
+
+export { MAX_STDIN_BYTES };
 
 const mebibytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 

@@ -17,6 +17,7 @@ import { TRANSCRIPT_FORMATS } from '../../capture/transcript.js';
 import { HOOK_BOUNDS_MS, HOOK_EVENTS, type HookEvent } from '../../setup/hook-events.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { exampleText } from '../example-text.js';
+import { MAX_HOOK_PAYLOAD_BYTES } from '../input-limits.js';
 import { readStdinBytes } from '../read-input.js';
 import type { Runner } from '../runner.js';
 
@@ -24,8 +25,6 @@ const CAPTURE_FORMATS = ['auto', ...TRANSCRIPT_FORMATS] as const;
 
 /** The prompt hook's default budget in tokens: it runs on every prompt. */
 const PROMPT_BUDGET = 400;
-/** The hook JSON is small; a prompt can be long, but not this long. */
-const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 /** `hook.log` is moved to `hook.log.1` past this size. */
 const MAX_LOG_BYTES = 1024 * 1024;
 
@@ -153,7 +152,8 @@ export async function hookCommand(ctx: CliContext, name: string | undefined, fla
       }, bound);
     });
     const work = (async () => {
-      const bytes = ctx.stdin.isTTY === true ? Buffer.alloc(0) : await readStdinBytes(ctx.stdin, MAX_PAYLOAD_BYTES);
+      const tty = ctx.stdin.isTTY === true;
+      const bytes = tty ? Buffer.alloc(0) : await readStdinBytes(ctx.stdin, MAX_HOOK_PAYLOAD_BYTES);
       const payload = parsePayload(bytes.toString('utf8'));
       if (payload === undefined) throw new Error('the hook input on stdin is not a JSON object');
       return answer(ctx, event, payload, flags);

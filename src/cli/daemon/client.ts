@@ -22,16 +22,31 @@ interface ClientIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 }
 
+/** The most input one frame carries. */
+const INPUT_FRAME_BYTES = 1024 * 1024;
+
 /** What the user sees when the daemon went away while it ran the command (it may have finished it). */
 const LOST = 'engram: error[GENERAL_ERROR]: the engram daemon ended before the command finished; it may or may not have run\n'
   + 'hint: check with `engram list` before running it again; ENGRAM_DAEMON=off runs commands without the daemon\n';
 
-/** The whole input, or undefined when it did not end within `boundMs`. */
-function readAll(stdin: NodeJS.ReadableStream, boundMs: number | undefined): Promise<Buffer | undefined> {
+/**
+ * The whole input, or undefined when it did not end within `boundMs`; past `limitBytes`, what was
+ * read so far (the command refuses it as too large, as it would have here).
+ */
+function readAll(stdin: NodeJS.ReadableStream, boundMs?: number, limitBytes = Infinity): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
+    let total = 0;
     const timer = boundMs === undefined ? undefined : setTimeout(() => finish(undefined), boundMs);
-    const onData = (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      chunks.push(bytes);
+      total += bytes.length;
+      if (total > limitBytes) {
+        stdin.pause();
+        finish(Buffer.concat(chunks));
+      }
+    };
     const finish = (result: Buffer | undefined) => {
       if (timer !== undefined) clearTimeout(timer);
       stdin.removeListener('data', onData);
@@ -92,7 +107,7 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
   const plan = stdinPlan(command, argv, io.stdin.isTTY === true);
   let input: Buffer | undefined;
   if (plan.read) {
-    input = await readAll(io.stdin, plan.boundMs);
+    input = await readAll(io.stdin, plan.boundMs, plan.limitBytes);
     if (input === undefined) {
       // A hook whose input did not end within its bound gives up, as it would in its own process.
       socket.destroy();
@@ -146,6 +161,12 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
       finish({ code: hook ? 0 : 1 });
     });
     socket.write(frame('q', JSON.stringify(request)));
-    if (input !== undefined) socket.write(Buffer.concat([frame('i', input), frame('c')]));
+    if (input !== undefined) {
+      // In frames of a mebibyte: far below a frame's limit, and no large frame to gather.
+      for (let at = 0; at < input.length; at += INPUT_FRAME_BYTES) {
+        socket.write(frame('i', input.subarray(at, at + INPUT_FRAME_BYTES)));
+      }
+      socket.write(frame('c'));
+    }
   });
 }

@@ -8,11 +8,17 @@
  */
 import { HOOK_BOUNDS_MS, HOOK_EVENTS } from '../../setup/hook-events.js';
 import { PROGRAM_VALUE_FLAGS } from '../command-word.js';
+import { MAX_HOOK_PAYLOAD_BYTES, MAX_STDIN_BYTES } from '../input-limits.js';
 
 export interface StdinPlan {
   read: boolean;
   /** Give up reading after this many ms (a hook's bound); none for `put`, which waits as it would. */
   boundMs?: number;
+  /**
+   * The most the command itself reads: past it, reading ahead stops and what was read goes over,
+   * so that the command refuses it as it would in its own process, with nothing more held.
+   */
+  limitBytes?: number;
 }
 
 /** Flags of the program and of `hook` / `put` that take a value (their value is not a word of their own). */
@@ -50,11 +56,13 @@ export function stdinPlan(command: string, argv: readonly string[], stdinIsTTY: 
   if (flags.has('--help') || flags.has('-h')) return { read: false };
   if (command === 'hook') {
     const event = HOOK_EVENTS.find((e) => e === words[0]);
-    return event === undefined ? { read: false } : { read: true, boundMs: HOOK_BOUNDS_MS[event] };
+    return event === undefined
+      ? { read: false }
+      : { read: true, boundMs: HOOK_BOUNDS_MS[event], limitBytes: MAX_HOOK_PAYLOAD_BYTES };
   }
   if (command !== 'put') return { read: false };
   if (flags.has('--content')) return { read: false };
   const file = flags.get('--file');
-  if (file !== undefined) return { read: file === '-' };
-  return { read: true };
+  if (file !== undefined) return file === '-' ? { read: true, limitBytes: MAX_STDIN_BYTES } : { read: false };
+  return { read: true, limitBytes: MAX_STDIN_BYTES };
 }
