@@ -60,4 +60,14 @@ async function main(argv: readonly string[]): Promise<void> {
   process.exitCode = await start(argv, io, answer?.input);
 }
 
-void main(process.argv.slice(2));
+// What escapes every command's own error handling (a damaged install: start.mjs missing) still
+// ends with one line (JSON when stdout is not a terminal, as every error), its stack only with --verbose.
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
+  const stack = verbose && error instanceof Error && error.stack !== undefined ? `\n${error.stack}` : '';
+  process.stderr.write(process.stdout.isTTY === true
+    ? `engram: error[GENERAL_ERROR]: ${message}${stack}\n`
+    : `${JSON.stringify({ ok: false, error: 'GENERAL_ERROR', message })}${stack}\n`);
+  process.exitCode = 1;
+});
