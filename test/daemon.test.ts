@@ -22,16 +22,25 @@ interface Daemon {
   commands(): number;
 }
 
-function startDaemon(t: { after: (fn: () => void) => void }): Daemon {
+/**
+ * A daemon folder of the test's own (`made`: created, mode 700; else left for the client to make),
+ * and the environment that points commands at it; the daemon is stopped before the folder goes.
+ */
+function daemonFolder(t: { after: (fn: () => void) => void }, mode: 'on' | 'auto', made = true) {
   const root = mkdtempSync(join(tmpdir(), 'engram-daemon-'));
   const dir = join(root, 'run');
-  mkdirSync(dir, { mode: 0o700 });
-  const env = { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'on' };
+  if (made) mkdirSync(dir, { mode: 0o700 });
+  const env = { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: mode };
   // Stopped before its folder goes (a daemon whose socket is removed also ends by itself).
   t.after(() => {
     cli(['daemon', 'stop'], { env });
     rmSync(root, { recursive: true, force: true });
   });
+  return { dir, env };
+}
+
+function startDaemon(t: { after: (fn: () => void) => void }): Daemon {
+  const { dir, env } = daemonFolder(t, 'on');
   const started = cli(['daemon', 'start', '--json'], { env });
   assert.equal(started.code, 0, started.stderr);
   assert.equal(started.json?.state, 'started');
@@ -294,14 +303,8 @@ test('an input that never ends is refused past the size limit, as in the command
 });
 
 test('ENGRAM_DAEMON=auto: a command that finds no daemon runs here and starts one for the next', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'engram-daemon-'));
   // Missing: made for the daemon, closed to others.
-  const dir = join(root, 'run');
-  const env = { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'auto' };
-  t.after(() => {
-    cli(['daemon', 'stop'], { env });
-    rmSync(root, { recursive: true, force: true });
-  });
+  const { dir, env } = daemonFolder(t, 'auto', false);
   const db = join(tempDir(t), 'memory.db');
   const first = cli(['--db', db, 'put', '--content', 'Daemons started on demand serve the next commands'], { env });
   assert.equal(first.code, 0, first.stderr);
@@ -315,14 +318,7 @@ test('ENGRAM_DAEMON=auto: a command that finds no daemon runs here and starts on
 });
 
 test('ENGRAM_DAEMON=auto starts no daemon while another start is under way', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'engram-daemon-'));
-  const dir = join(root, 'run');
-  mkdirSync(dir, { mode: 0o700 });
-  const env = { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'auto' };
-  t.after(() => {
-    cli(['daemon', 'stop'], { env });
-    rmSync(root, { recursive: true, force: true });
-  });
+  const { dir, env } = daemonFolder(t, 'auto');
   // What a start made a moment ago leaves.
   writeFileSync(socketIn(dir, buildId(CLI)).replace(/\.sock$/, '.starting'), '');
   const run = cli(['--db', join(tempDir(t), 'memory.db'), 'put', '--content', 'One start at a time'], { env });
