@@ -161,6 +161,9 @@ export async function hookCommand(ctx: CliContext, name: string | undefined, fla
       logHookError(ctx.settings, event, error);
       return '';
     });
+    // Work done in time ends the hard stop: a process that lives on (`engram daemon`) would
+    // otherwise log a give-up for a hook that answered.
+    void work.then(() => clearTimeout(hardStop));
     const text = await Promise.race([work, deadline]);
     return { kind: 'block', text, data: {} };
   } catch (error) {

@@ -25,6 +25,9 @@ interface ClientIo {
 /** The most input one frame carries. */
 const INPUT_FRAME_BYTES = 1024 * 1024;
 
+/** How long past its bound a hook's process may take before it ends (`commands/hook.ts`). */
+const HOOK_GRACE_MS = 1000;
+
 /** What the user sees when the daemon went away while it ran the command (it may have finished it). */
 const LOST = 'engram: error[GENERAL_ERROR]: the engram daemon ended before the command finished; it may or may not have run\n'
   + 'hint: check with `engram list` before running it again; ENGRAM_DAEMON=off runs commands without the daemon\n';
@@ -52,6 +55,8 @@ function readAll(stdin: NodeJS.ReadableStream, boundMs?: number, limitBytes = In
       stdin.removeListener('data', onData);
       stdin.removeListener('end', onEnd);
       stdin.removeListener('error', onEnd);
+      // Given up on: an input that is still open (a client that keeps stdin open) keeps no process running.
+      if (result === undefined) (stdin as { destroy?: () => void }).destroy?.();
       resolve(result);
     };
     const onEnd = () => finish(Buffer.concat(chunks));
@@ -105,6 +110,9 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
   // A hook never fails its agent: whatever goes wrong is no answer, exit 0.
   const hook = command === 'hook';
   const plan = stdinPlan(command, argv, io.stdin.isTTY === true);
+  // A hook is bounded as in its own process (which ends a second past its bound), counted from
+  // now: a hook queued behind a long command (a `put -` typed at a terminal) gives up the same.
+  const hookEnd = hook && plan.boundMs !== undefined ? Date.now() + plan.boundMs + HOOK_GRACE_MS : undefined;
   let input: Buffer | undefined;
   if (plan.read) {
     input = await readAll(io.stdin, plan.boundMs, plan.limitBytes);
@@ -130,15 +138,22 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
   return new Promise((resolve) => {
     let done = false;
     let streaming = false;
+    // A hook past its bound: no answer, exit 0 (the daemon drops the command if it has not started it).
+    const giveUp = hookEnd === undefined ? undefined : setTimeout(() => abandon(), Math.max(0, hookEnd - Date.now()));
     const finish = (answer: DaemonAnswer) => {
       if (done) return;
       done = true;
+      if (giveUp !== undefined) clearTimeout(giveUp);
       io.stdin.removeListener('data', forward);
       io.stdin.removeListener('end', ended);
       // Done with the input: a shell that keeps stdin open does not keep this process running.
       if (streaming) (io.stdin as { destroy?: () => void }).destroy?.();
       socket.destroy();
       resolve(answer);
+    };
+    const abandon = () => {
+      (io.stdin as { destroy?: () => void }).destroy?.();
+      finish({ code: 0 });
     };
     const forward = (chunk: Buffer | string) => {
       socket.write(frame('i', typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
