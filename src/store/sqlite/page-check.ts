@@ -48,17 +48,17 @@ export function checkPages(db: SqliteDatabase, path: string): void {
   if (damaged.length > 0) throw storeCorrupt(path, damaged);
 }
 
-/** Each file this process checked, by path, with its identity once its connection had closed. */
+/** Each file this process checked, by path, with its identity while it was known to pass the check. */
 const checked = new Map<string, string>();
 let remembering = false;
 
 /**
  * Makes this process remember the stores it checked (a long-lived `engram daemon`, which opens
- * each command's store afresh): a later open of a file unchanged since its connection closed
- * does not walk its pages again. Off by default: a process that opens a store once gains nothing,
- * and the file system's times are coarse (a few milliseconds), so a change made in the same tick
- * as the close, keeping the size, would go unseen; in a daemon that is a change made while the
- * previous command ended, which a process of its own would not have seen either.
+ * each command's store afresh): a store that nothing changed while a connection of this process
+ * had it open, and that is still as that connection left it, is not walked again at its next open.
+ * Off by default: a process that opens a store once gains nothing. The file system's times are
+ * coarse (a few milliseconds), so a change made in the same tick as the open, keeping the size,
+ * would go unseen.
  */
 export function rememberCheckedStores(): void {
   remembering = true;
@@ -81,19 +81,23 @@ function identity(path: string): string | undefined {
   }
 }
 
-/**
- * Notes, once a checked store's connection has closed, the file as it is now: a later open in this
- * process (a long-lived `engram daemon` opens each command's store afresh) finds it unchanged and
- * need not walk its pages again.
- */
-export function rememberChecked(path: string): void {
-  if (!remembering) return;
-  const now = identity(path);
-  if (now === undefined) checked.delete(path);
-  else checked.set(path, now);
+/** The file as it is before an open checks it (undefined when this process does not remember stores). */
+export function stampBeforeCheck(path: string): string | undefined {
+  return remembering ? identity(path) : undefined;
 }
 
-/** True when `path` is, as far as the file system tells, the file last noted by {@link rememberChecked}. */
+/**
+ * Once the connection opened after {@link stampBeforeCheck} has closed: remembers the file as
+ * checked only when it is still as it was stamped, so nothing (not even this process's own
+ * writes) changed it since the open check passed; else forgets it, and the next open checks it.
+ */
+export function rememberChecked(path: string, stamp: string | undefined): void {
+  if (!remembering) return;
+  if (stamp !== undefined && identity(path) === stamp) checked.set(path, stamp);
+  else checked.delete(path);
+}
+
+/** True when `path` is, as far as the file system tells, a file remembered by {@link rememberChecked}. */
 export function checkedUnchanged(path: string): boolean {
   if (!remembering) return false;
   const then = checked.get(path);

@@ -23,7 +23,7 @@ import { sqliteHistory } from './history.js';
 import { ITEM_PAGE, type PageCursor, sqliteItems } from './items.js';
 import { sqliteLinks } from './links.js';
 import { openDatabase, type SqliteOptions } from './open.js';
-import { rememberChecked } from './page-check.js';
+import { rememberChecked, stampBeforeCheck } from './page-check.js';
 import { promised, type Runner } from './promised.js';
 import { sqliteTextIndex } from './text-index.js';
 import { sqliteVectors, vectorContract, vectorExtension } from './vectors.js';
@@ -40,6 +40,8 @@ export type { SqliteOptions } from './open.js';
  * await store.close();
  */
 export function createSqliteStore(path: string, options: SqliteOptions = {}): Store {
+  // The file before its open check, for the daemon's memory of checked stores (page-check.ts).
+  const stamp = path === ':memory:' || options.checkPages === false ? undefined : stampBeforeCheck(path);
   const db = openDatabase(path, options);
   const connection = new Connection(db, path, options.busyRetries);
   // List and search build their SQL from the filters given; the few shapes in use are prepared once.
@@ -125,7 +127,7 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
       health: () => run(() => storeHealth(db, text.ranked, vectors !== undefined)),
       close: async () => {
         await connection.close();
-        if (path !== ':memory:' && options.checkPages !== false) rememberChecked(path);
+        if (path !== ':memory:' && options.checkPages !== false) rememberChecked(path, stamp);
       },
     };
     return self;
