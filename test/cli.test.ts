@@ -206,6 +206,22 @@ test('GENERAL_ERROR: an unexpected failure is generic, with the stack only under
   assert.match(verbose.stderr, /SyntaxError/);
 });
 
+test('a current folder removed before the command runs: one error line with a hint, no stack', (t) => {
+  const dir = join(tempDir(t), 'gone');
+  mkdirSync(dir);
+  for (const args of [['list'], ['stats']]) {
+    const run = spawnSync('sh', ['-c', `cd "${dir}" && rmdir "${dir}" && exec "${process.execPath}" "${CLI}" ${args.join(' ')}`], {
+      encoding: 'utf8', env: { ...process.env, ENGRAM_DAEMON: 'off' },
+    });
+    mkdirSync(dir);
+    assert.equal(run.status, 1, args[0]);
+    assert.deepEqual(JSON.parse(run.stderr), {
+      ok: false, error: 'GENERAL_ERROR', message: 'The current folder no longer exists',
+      hint: 'Change to a folder that exists (cd) and run the command again.',
+    });
+  }
+});
+
 test('JSON when piped, text on request; text errors are one line plus a hint', (t) => {
   const db = join(tempDir(t), 'm.db');
   cli(['put', '--db', db, '--content', 'hello text']);

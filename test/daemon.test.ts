@@ -195,7 +195,11 @@ test('a daemon that ends during a command is reported, not taken for no daemon',
     child.on('close', (code) => resolve({ code, stderr }));
   });
   assert.equal(run.code, 1);
-  assert.match(run.stderr, /daemon ended before the command finished/);
+  // One JSON error, as every error when stdout is not a terminal.
+  const lost = JSON.parse(run.stderr) as { error: string; message: string; hint: string };
+  assert.equal(lost.error, 'GENERAL_ERROR');
+  assert.match(lost.message, /daemon ended before the command finished/);
+  assert.match(lost.hint, /engram list/);
   // A hook never fails its agent: no answer, exit 0.
   const hook = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
     const child = spawnAsync([CLI, '--db', join(work, 'memory.db'), 'hook', 'session-start'], { ENGRAM_DAEMON_DIR: dir, ENGRAM_DAEMON: 'on' });

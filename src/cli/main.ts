@@ -11,6 +11,7 @@ import module from 'node:module';
 import { VERSION } from '../version.js';
 import { DAEMON_COMMANDS } from './daemon/commands.js';
 import { invokedCommand } from './command-word.js';
+import { launchError } from './launch-error.js';
 
 // Node 22.1+ can keep the compiled code of the modules it loads in a cache directory, so later
 // runs skip that compilation; Node 20 has no such cache and ignores this.
@@ -60,14 +61,16 @@ async function main(argv: readonly string[]): Promise<void> {
   process.exitCode = await start(argv, io, answer?.input);
 }
 
-// What escapes every command's own error handling (a damaged install: start.mjs missing) still
-// ends with one line (JSON when stdout is not a terminal, as every error), its stack only with --verbose.
+// What escapes every command's own error handling (a damaged install: start.mjs missing; a
+// current folder removed) still ends with one line, its stack only with --verbose.
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  const gone = (error as NodeJS.ErrnoException | undefined)?.syscall === 'uv_cwd';
+  const message = gone
+    ? 'The current folder no longer exists'
+    : (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  const hint = gone ? 'Change to a folder that exists (cd) and run the command again.' : undefined;
   const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
   const stack = verbose && error instanceof Error && error.stack !== undefined ? `\n${error.stack}` : '';
-  process.stderr.write(process.stdout.isTTY === true
-    ? `engram: error[GENERAL_ERROR]: ${message}${stack}\n`
-    : `${JSON.stringify({ ok: false, error: 'GENERAL_ERROR', message })}${stack}\n`);
+  process.stderr.write(launchError(message, hint, process.stdout.isTTY !== true, stack));
   process.exitCode = 1;
 });

@@ -10,6 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { homedir } from 'node:os';
+import { launchError } from '../launch-error.js';
 import { buildId, daemonDir, socketIn, unsafeDir } from './paths.js';
 import { type DaemonRequest, frame, PROTOCOL, readFrames } from './protocol.js';
 import { stdinPlan } from './stdin-plan.js';
@@ -29,8 +30,8 @@ const INPUT_FRAME_BYTES = 1024 * 1024;
 const HOOK_GRACE_MS = 1000;
 
 /** What the user sees when the daemon went away while it ran the command (it may have finished it). */
-const LOST = 'engram: error[GENERAL_ERROR]: the engram daemon ended before the command finished; it may or may not have run\n'
-  + 'hint: check with `engram list` before running it again; ENGRAM_DAEMON=off runs commands without the daemon\n';
+const LOST = ['The engram daemon ended before the command finished; it may or may not have run',
+  'Check with `engram list` before running it again; ENGRAM_DAEMON=off runs commands without the daemon'] as const;
 
 /**
  * The whole input, or undefined when it did not end within `boundMs`; past `limitBytes`, what was
@@ -172,7 +173,7 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
     });
     socket.on('close', () => {
       if (done) return;
-      if (!hook) io.stderr.write(LOST);
+      if (!hook) io.stderr.write(launchError(...LOST, io.stdout.isTTY !== true));
       finish({ code: hook ? 0 : 1 });
     });
     socket.write(frame('q', JSON.stringify(request)));
