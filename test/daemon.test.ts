@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -280,6 +280,14 @@ test('daemon folders and flags that cannot be trusted or used are refused', (t) 
   assert.deepEqual(readdirSync(open), []);
   const idle = cli(['daemon', 'start', '--idle', '99999'], { env: { ENGRAM_DAEMON_DIR: join(root, 'x'), ENGRAM_DAEMON: 'on' } });
   assert.equal(idle.code, 2);
+  // A socket path the system would cut short: refused before anything is made, by start and by auto.
+  const long = join(root, 'x'.repeat(100));
+  const tooLong = cli(['daemon', 'start'], { env: { ENGRAM_DAEMON_DIR: long, ENGRAM_DAEMON: 'on' } });
+  assert.deepEqual([tooLong.code, tooLong.error?.error], [2, 'PARAM_ERROR']);
+  assert.match(String(tooLong.error?.message), /too long a path for a socket/);
+  const auto = cli(['--db', join(root, 'auto.db'), 'put', '--content', 'Runs here'], { env: { ENGRAM_DAEMON_DIR: long, ENGRAM_DAEMON: 'auto' } });
+  assert.equal(auto.code, 0, auto.stderr);
+  assert.ok(!existsSync(long), 'no folder made');
   // A relative folder is the caller's: start, use and stop it from the same place.
   assert.equal(cli(['daemon', 'start'], { env, cwd: root }).code, 0);
   assert.equal(cli(['--db', join(root, 'memory.db'), 'list'], { env, cwd: root }).code, 3);

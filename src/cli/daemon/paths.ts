@@ -19,8 +19,17 @@ export function socketIn(dir: string, build: string = buildId()): string {
   return join(dir, `daemon-${fnv(build)}.sock`);
 }
 
-/** Why `dir` is not safe to use (undefined when it is): it must be a real folder of this user, closed to others. */
+/** The longest socket path the system takes (a longer one is cut short, silently). */
+const MAX_SOCKET_PATH = process.platform === 'darwin' ? 103 : 107;
+
+/**
+ * Why `dir` is not safe to use (undefined when it is): it must be a real folder of this user,
+ * closed to others, with a path short enough for a socket in it.
+ */
 export function unsafeDir(dir: string): string | undefined {
+  if (Buffer.byteLength(socketIn(dir, '')) > MAX_SOCKET_PATH) {
+    return `too long a path for a socket (at most ${MAX_SOCKET_PATH} bytes with the socket's name)`;
+  }
   let stat;
   try {
     stat = lstatSync(dir);

@@ -151,12 +151,17 @@ export function askDaemon(socketPath: string, control: Control, timeoutMs = 2000
  * makes a missing one (mode 700) first, else a missing one is let through.
  */
 export function requireSafeDir(dir: string, create: boolean): void {
+  const refuse = (unsafe: string) => new EngramError('PARAM_ERROR', `The daemon folder ${dir} is ${unsafe}`, {
+    hint: unsafe.startsWith('too long')
+      ? 'Set ENGRAM_DAEMON_DIR to a folder with a shorter path.'
+      : 'Use a folder of your own that only you can open (chmod 700), or set ENGRAM_DAEMON_DIR.',
+  });
+  const before = unsafeDir(dir);
+  if (before?.startsWith('too long')) throw refuse(before);
   if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const unsafe = unsafeDir(dir);
   if (unsafe === undefined || (!create && unsafe === 'missing')) return;
-  throw new EngramError('PARAM_ERROR', `The daemon folder ${dir} is ${unsafe}`, {
-    hint: 'Use a folder of your own that only you can open (chmod 700), or set ENGRAM_DAEMON_DIR.',
-  });
+  throw refuse(unsafe);
 }
 
 /**
