@@ -296,6 +296,29 @@ test('daemon folders and flags that cannot be trusted or used are refused', (t) 
   assert.ok((status.json?.socket as string).startsWith(join(root, 'rel')));
 });
 
+test('a put its command line refuses is refused at once, its input still open, as in its own process', {
+  timeout: 60_000,
+}, async (t) => {
+  const d = startDaemon(t);
+  const db = join(tempDir(t), 'memory.db');
+  /** The command with a piped input that stays open until it has answered. */
+  type Run = { code: number | null; stderr: string };
+  const run = (args: string[], env: Record<string, string>) => new Promise<Run>((resolve) => {
+    const child = spawn(process.execPath, [CLI, '--db', db, ...args], {
+      env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+  for (const args of [['put', '--bogus'], ['put', 'stray'], ['help', 'put']]) {
+    const before = d.commands();
+    const warm = await run(args, d.env);
+    assert.equal(d.commands(), before + 1, `${args.join(' ')} ran in the daemon`);
+    assert.deepEqual(warm, await run(args, { ENGRAM_DAEMON: 'off' }), args.join(' '));
+  }
+});
+
 test('an input that never ends is refused past the size limit, as in the command\'s own process', (t) => {
   const d = startDaemon(t);
   const db = join(tempDir(t), 'memory.db');

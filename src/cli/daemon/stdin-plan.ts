@@ -50,17 +50,32 @@ function read(argv: readonly string[], command: string): { words: string[]; flag
   return { words, flags };
 }
 
+/** Flags of the program and of `put` that take no value. */
+const PUT_SWITCHES = new Set(['--json', '-q', '--quiet', '-v', '--verbose', '--injectable', '--no-injectable', '--merge-similar', '--no-auto']);
+
+/**
+ * True when `put`'s command line holds only flags it knows and at most `-`: one it would refuse
+ * (an unknown flag, a stray word) is sent at once, so that it is refused at once, as in its own
+ * process; should it read its input after all, the input goes over as it comes.
+ */
+function plainPut(words: readonly string[], flags: ReadonlyMap<string, string | true>): boolean {
+  if (words.length > 1 || (words.length === 1 && words[0] !== '-')) return false;
+  return [...flags.keys()].every((flag) => VALUE_FLAGS.has(flag) || PUT_SWITCHES.has(flag));
+}
+
 export function stdinPlan(command: string, argv: readonly string[], stdinIsTTY: boolean): StdinPlan {
   if (stdinIsTTY) return { read: false };
   const { words, flags } = read(argv, command);
-  if (flags.has('--help') || flags.has('-h')) return { read: false };
+  if (flags.has('--help') || flags.has('-h') || flags.has('--version') || flags.has('-V')) return { read: false };
+  // `engram help put` shows help; it reads nothing.
+  if (argv.some((arg) => arg === 'help') && !words.includes('help')) return { read: false };
   if (command === 'hook') {
     const event = HOOK_EVENTS.find((e) => e === words[0]);
     return event === undefined
       ? { read: false }
       : { read: true, boundMs: HOOK_BOUNDS_MS[event], limitBytes: MAX_HOOK_PAYLOAD_BYTES };
   }
-  if (command !== 'put') return { read: false };
+  if (command !== 'put' || !plainPut(words, flags)) return { read: false };
   if (flags.has('--content')) return { read: false };
   const file = flags.get('--file');
   if (file !== undefined) return file === '-' ? { read: true, limitBytes: MAX_STDIN_BYTES } : { read: false };
