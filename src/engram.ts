@@ -80,11 +80,14 @@ export async function removeEmptyStore(path: string, created: CreatedFile): Prom
 
 /**
  * For a long-lived process that opens the same stores again and again (`engram daemon`): a store
- * unchanged since this process last closed it is not page-checked again at its next open (see
- * `store/sqlite/page-check.ts`).
+ * nothing changed since it passed the page check is not checked again at its next open. Resolves
+ * to the step the process runs when it is between two tasks: the check of the stores changed
+ * meanwhile (see `store/sqlite/page-check.ts`).
  */
-export async function rememberCheckedStores(): Promise<void> {
-  (await import('./store/sqlite/page-check.js')).rememberCheckedStores();
+export async function rememberCheckedStores(): Promise<() => void> {
+  const memory = await import('./store/sqlite/page-check.js');
+  memory.rememberCheckedStores();
+  return memory.recheckChangedStores;
 }
 
 /** The lines of an iterable made when the first line is asked for. */

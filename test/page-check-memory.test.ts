@@ -50,3 +50,15 @@ test('a store damaged while this process had it open is walked again at its next
     return true;
   });
 });
+
+test('a store a command wrote is walked again between commands; one damaged by then is not taken for checked', async (t) => {
+  const recheck = await rememberCheckedStores();
+  const db = join(tempDir(t), 'memory.db');
+  const writer = await openEngram({ path: db });
+  for (let i = 0; i < 20; i++) await writer.put({ content: `Queue ${i} drains every ${i + 1} minutes` });
+  writer.close();
+  await tick();
+  damageRoot(db, 'memory_links');
+  recheck();
+  await assert.rejects(openEngram({ path: db }), (error: { code?: string }) => error.code === 'STORE_CORRUPT');
+});

@@ -90,8 +90,9 @@ function shown(
 async function run(ctx: CliContext, dir: string, idleMinutes: number): Promise<CommandOutput> {
   const { asRunBy, serveDaemon } = await import('../daemon/server.js');
   const { runCli } = await import('../run-cli.js');
-  await (await import('../../engram.js')).rememberCheckedStores();
+  const recheck = await (await import('../../engram.js')).rememberCheckedStores();
   await serveDaemon({
+    between: recheck,
     dir,
     idleMs: idleMinutes * 60_000,
     listening: (socket) => ctx.info(`daemon listening at ${socket}`),

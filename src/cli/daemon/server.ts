@@ -27,6 +27,8 @@ export interface DaemonOptions {
   run: (request: DaemonRequest, io: RequestIo) => Promise<number>;
   /** Called once the socket listens. */
   listening?: (socketPath: string) => void;
+  /** Run after each command has answered, before the next one starts. */
+  between?: () => void;
 }
 
 /** The streams a command run by the daemon sees, with the client's terminal facts. */
@@ -280,6 +282,11 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
       io.stderr.write(`engram: error[GENERAL_ERROR]: ${error instanceof Error ? error.message : String(error)}\n`);
       answer(1);
     } finally {
+      try {
+        options.between?.();
+      } catch {
+        // Upkeep between commands: no command's concern.
+      }
       if (!closing) resetIdle();
     }
   };

@@ -12,6 +12,7 @@
  * fails with STORE_CORRUPT, and `engram doctor` runs SQLite's full integrity check.
  */
 import { statSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { SqliteDatabase } from './open.js';
 
@@ -54,11 +55,10 @@ let remembering = false;
 
 /**
  * Makes this process remember the stores it checked (a long-lived `engram daemon`, which opens
- * each command's store afresh): a store that nothing changed while a connection of this process
- * had it open, and that is still as that connection left it, is not walked again at its next open.
- * Off by default: a process that opens a store once gains nothing. The file system's times are
- * coarse (a few milliseconds), so a change made in the same tick as the open, keeping the size,
- * would go unseen.
+ * each command's store afresh): a store that nothing changed since it passed the check (at its
+ * open, or at {@link recheckChangedStores}) is not walked again at its next open. Off by default:
+ * a process that opens a store once gains nothing. The file system's times are coarse (a few
+ * milliseconds), so a change made in the same tick as a check, keeping the size, would go unseen.
  */
 export function rememberCheckedStores(): void {
   remembering = true;
@@ -93,8 +93,39 @@ export function stampBeforeCheck(path: string): string | undefined {
  */
 export function rememberChecked(path: string, stamp: string | undefined): void {
   if (!remembering) return;
-  if (stamp !== undefined && identity(path) === stamp) checked.set(path, stamp);
-  else checked.delete(path);
+  if (stamp !== undefined && identity(path) === stamp) {
+    checked.set(path, stamp);
+    return;
+  }
+  checked.delete(path);
+  changed.add(path);
+}
+
+/** Stores a connection of this process changed (or saw changed) since they were last checked. */
+const changed = new Set<string>();
+
+/**
+ * Walks again the pages of each store changed while this process had it open (a write, or
+ * anything else), on a connection of its own, and remembers the stores that pass and that nothing
+ * changed meanwhile: the daemon runs it after a command has answered, so that the next command
+ * need not wait for the walk. Never throws: a store it cannot read is simply not remembered.
+ */
+export function recheckChangedStores(): void {
+  for (const path of changed) {
+    changed.delete(path);
+    const stamp = identity(path);
+    if (stamp === undefined) continue;
+    let db: SqliteDatabase | undefined;
+    try {
+      db = new Database(path, { fileMustExist: true, timeout: 1000 });
+      checkPages(db, path);
+    } catch {
+      continue;
+    } finally {
+      db?.close();
+    }
+    if (identity(path) === stamp) checked.set(path, stamp);
+  }
 }
 
 /** True when `path` is, as far as the file system tells, a file remembered by {@link rememberChecked}. */
