@@ -169,7 +169,7 @@ test('the CLI opens the MCP shell only lazily (`engram serve`); nothing else imp
 });
 
 // The daemon is the other entry point: it runs each client's command in that client's environment.
-const ENTRY_POINTS = ['cli/main.ts', 'cli/daemon/server.ts'];
+const ENTRY_POINTS = ['cli/main.ts', 'cli/daemon/run-by.ts'];
 
 test('only the CLI entry points read process.env; nothing but cli/output.ts writes to stdout', () => {
   for (const file of files) {

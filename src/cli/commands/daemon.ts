@@ -88,7 +88,8 @@ function shown(
 }
 
 async function run(ctx: CliContext, dir: string, idleMinutes: number): Promise<CommandOutput> {
-  const { asRunBy, serveDaemon } = await import('../daemon/server.js');
+  const { serveDaemon } = await import('../daemon/server.js');
+  const { asRunBy } = await import('../daemon/run-by.js');
   const { runCli } = await import('../run-cli.js');
   const recheck = await (await import('../../engram.js')).rememberCheckedStores();
   await serveDaemon({
