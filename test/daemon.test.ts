@@ -347,6 +347,7 @@ test('ENGRAM_DAEMON=auto: a command that finds no daemon runs here and starts on
   const status = () => cli(['daemon', 'status', '--json'], { env }).json?.daemon as { commands: number } | undefined;
   for (let i = 0; i < 100 && status() === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 50));
   assert.equal(status()?.commands, 0, 'a daemon listens; the first command did not run in it');
+  assert.equal(cli(['daemon', 'status', '--json'], { env }).json?.daemon_auto, true);
   const listed = cli(['--db', db, 'list'], { env });
   assert.equal((listed.json?.items as unknown[]).length, 1);
   assert.equal(status()?.commands, 1, 'the next one did');

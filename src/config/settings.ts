@@ -103,6 +103,8 @@ export interface Settings {
   daemonDir(): string | undefined;
   /** `ENGRAM_DAEMON=off`: commands never run in a daemon. */
   readonly daemonOff: boolean;
+  /** `ENGRAM_DAEMON=auto`: a command that finds no daemon starts one. */
+  readonly daemonAuto: boolean;
   /** Output redaction tier: `flag` > `ENGRAM_SECRECY`; PARAM_ERROR when the variable is not a tier. */
   secrecy(flag?: Secrecy): Secrecy | undefined;
   /** Recall budget in tokens: `flag` > `ENGRAM_BUDGET`; PARAM_ERROR when the variable is not one. */
@@ -244,6 +246,7 @@ export function createSettings(sources: SettingsSources): Settings {
     store: () => discoverStore({ flag: flags.db, env: env.ENGRAM_DB, cwd, home }),
     daemonDir: () => daemonDir(env, cwd),
     daemonOff: env.ENGRAM_DAEMON === 'off',
+    daemonAuto: env.ENGRAM_DAEMON === 'auto',
     secrecy: (flag?: Secrecy) => flag ?? secrecyFromEnv(env.ENGRAM_SECRECY),
     budget: (flag?: number) => flag ?? budgetFromEnv(env.ENGRAM_BUDGET),
     httpToken: (flag?: string) => flag ?? (env.ENGRAM_HTTP_TOKEN || undefined),

@@ -75,15 +75,16 @@ function shown(
   socket: string,
   other: DaemonStatus[] = [],
 ): CommandOutput {
-  const off = ctx.settings.daemonOff;
+  const { daemonOff: off, daemonAuto: auto } = ctx.settings;
   const data = {
-    state, socket, daemon_off: off,
+    state, socket, daemon_off: off, daemon_auto: auto,
     ...(status === undefined ? {} : { daemon: status }),
     ...(other.length === 0 ? {} : { other_builds: other }),
   };
   const lines = [line(state, status, socket)];
   for (const o of other) lines.push(`another build's daemon: pid ${o.pid} (${o.socket}); \`engram daemon stop --all\` ends it`);
   if (off && status !== undefined) lines.push('ENGRAM_DAEMON=off here: commands of this shell run in their own process.');
+  if (auto) lines.push('ENGRAM_DAEMON=auto here: a command of this shell that finds no daemon starts one.');
   return { kind: 'block', text: `${lines.join('\n')}\n`, data };
 }
 
