@@ -16,24 +16,30 @@ const MINUTE = 60_000;
 test('similar writes are reported with what tells them apart; merge_similar folds only a near-duplicate', async (t) => {
   const engram = await openEngram({ path: ':memory:' });
   t.after(() => engram.close());
-  const first = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service.', tags: ['auth'] });
+  // Each write in a millisecond of its own: "older → newer" is by creation time (two writes of one
+  // millisecond are ordered by id).
+  const put = async (input: Parameters<typeof engram.put>[0]) => {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    return engram.put(input);
+  };
+  const first = await put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service.', tags: ['auth'] });
   assert.equal(first.similar, undefined);
 
-  const near = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service. Tokens expire in 15 minutes.', tags: ['auth'] });
+  const near = await put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service. Tokens expire in 15 minutes.', tags: ['auth'] });
   assert.equal(near.action, 'created');
   assert.deepEqual(near.similar, [{ id: first.item.id, similarity: 0.667, kind: 'near-duplicate', differs_in: ['∅ → 15'] }]);
 
-  const other = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service. Tokens expire in 30 minutes.' });
+  const other = await put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service. Tokens expire in 30 minutes.' });
   assert.deepEqual(
     other.similar?.map((s) => [s.id, s.kind, s.differs_in]),
     [[near.item.id, 'possible-contradiction', ['15 → 30']], [first.item.id, 'near-duplicate', ['∅ → 30']]],
   );
-  const unrelated = await engram.put({ content: 'The billing job exports invoices as CSV every night' });
+  const unrelated = await put({ content: 'The billing job exports invoices as CSV every night' });
   assert.equal(unrelated.similar, undefined, 'unrelated content is not reported');
-  const elsewhere = await engram.put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service.', scope: 'other' });
+  const elsewhere = await put({ content: 'We chose JWT for stateless auth in the API gateway of the billing service.', scope: 'other' });
   assert.equal(elsewhere.similar, undefined, 'another scope is not compared');
 
-  const merged = await engram.put({
+  const merged = await put({
     content: 'We chose JWT for stateless auth in the API gateway of the billing service. Tokens expire in 15 minutes. Refresh tokens last 7 days.',
     tags: ['security'],
     confidence: 0.9,
@@ -50,23 +56,23 @@ test('similar writes are reported with what tells them apart; merge_similar fold
   assert.equal((await engram.list({ scope: 'project' })).total, 4, 'nothing new was stored');
   assert.equal((await engram.history(near.item.id)).length, 2);
 
-  const part = await engram.put({
+  const part = await put({
     content: 'We chose JWT for stateless auth in the API gateway of the billing service. Tokens expire in 15 minutes.',
     merge_similar: true,
     tags: ['auth'],
   });
   assert.deepEqual([part.action, part.mode, part.item.id], ['unchanged', 'similar', near.item.id], 'a write the item already says adds nothing');
   assert.equal(part.item.usage_count, 2, 'but reinforcement');
-  const reordered = await engram.put({ content: 'Tokens expire in 15 minutes. We chose JWT for stateless auth in the API gateway of the billing service.', merge_similar: true });
+  const reordered = await put({ content: 'Tokens expire in 15 minutes. We chose JWT for stateless auth in the API gateway of the billing service.', merge_similar: true });
   assert.deepEqual([reordered.action, reordered.mode], ['created', 'new'], 'the first note after another sentence is not said the same way');
 
-  const port = await engram.put({ content: 'Postgres listens on port 5432.' });
-  const conflicting = await engram.put({ content: 'Postgres listens on port 5433.', merge_similar: true });
+  const port = await put({ content: 'Postgres listens on port 5432.' });
+  const conflicting = await put({ content: 'Postgres listens on port 5433.', merge_similar: true });
   assert.deepEqual([conflicting.action, conflicting.mode], ['created', 'new'], 'a possible contradiction is never merged');
   assert.deepEqual(conflicting.similar, [{ id: port.item.id, similarity: 0.6, kind: 'possible-contradiction', differs_in: ['5432 → 5433'] }]);
   assert.equal((await engram.get({ id: port.item.id })).content, 'Postgres listens on port 5432.');
-  const tiny = await engram.put({ content: 'Port 6379', scope: 'cache' });
-  const other6380 = await engram.put({ content: 'Port 6380', scope: 'cache' });
+  const tiny = await put({ content: 'Port 6379', scope: 'cache' });
+  const other6380 = await put({ content: 'Port 6380', scope: 'cache' });
   assert.deepEqual(other6380.similar?.map((s) => [s.id, s.kind, s.differs_in]), [[tiny.item.id, 'possible-contradiction', ['6379 → 6380']]], 'however short');
   const review = await engram.review();
   assert.deepEqual(
