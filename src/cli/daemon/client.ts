@@ -33,6 +33,11 @@ const HOOK_GRACE_MS = 1000;
 const LOST = ['The engram daemon ended before the command finished; it may or may not have run',
   'Check with `engram list` before running it again; ENGRAM_DAEMON=off runs commands without the daemon'] as const;
 
+/** Lets go of an input no longer read: one still open (a shell's) keeps no process running. */
+function release(stdin: NodeJS.ReadableStream): void {
+  (stdin as { destroy?: () => void }).destroy?.();
+}
+
 /**
  * The whole input, or undefined when it did not end within `boundMs`; past `limitBytes`, what was
  * read so far (the command refuses it as too large, as it would have here).
@@ -57,7 +62,7 @@ function readAll(stdin: NodeJS.ReadableStream, boundMs?: number, limitBytes = In
       stdin.removeListener('end', onEnd);
       stdin.removeListener('error', onEnd);
       // Given up on: an input that is still open (a client that keeps stdin open) keeps no process running.
-      if (result === undefined) (stdin as { destroy?: () => void }).destroy?.();
+      if (result === undefined) release(stdin);
       resolve(result);
     };
     const onEnd = () => finish(Buffer.concat(chunks));
@@ -148,12 +153,12 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
       io.stdin.removeListener('data', forward);
       io.stdin.removeListener('end', ended);
       // Done with the input: a shell that keeps stdin open does not keep this process running.
-      if (streaming) (io.stdin as { destroy?: () => void }).destroy?.();
+      if (streaming) release(io.stdin);
       socket.destroy();
       resolve(answer);
     };
     const abandon = () => {
-      (io.stdin as { destroy?: () => void }).destroy?.();
+      release(io.stdin);
       finish({ code: 0 });
     };
     const forward = (chunk: Buffer | string) => {
