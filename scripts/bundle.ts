@@ -1,19 +1,21 @@
 /**
  * Build step: bundles the CLI with esbuild into dist/bundle/. The executable, `engram.js`, is a
  * small CommonJS file (the folder's package.json says so): `--version`, `--help` and a command sent
- * to `engram daemon` need nothing else, and node starts a CommonJS file faster than an ES module.
- * The CLI proper is ES modules (`.mjs`): `start.mjs` and one chunk per lazily loaded part (each
- * command, the MCP shell, the document parsers), so that a command loads a few files instead of
- * hundreds of modules. Pure-JavaScript dependencies are bundled; those that load a native or
- * WebAssembly file from their own directory (the SQLite driver, sqlite-vec, jieba, the PDF parser,
- * the tokenizer runtime), the MCP SDK, the BPE encodings and jsonc-parser stay in node_modules.
- * The metafile of both builds (dist/bundle/meta.json) lets the architecture test check what the
- * executable and each chunk hold.
+ * to `engram daemon` need nothing else. The CLI proper is `start.cjs` and one chunk per lazily
+ * loaded part (each command, the MCP shell, the document parsers), so that a command loads a few
+ * files instead of hundreds of modules; esbuild splits only ES modules, so each output of that
+ * build is written as CommonJS, which node loads faster and to which V8's code cache applies
+ * (recorded by code-cache.ts; src/cli/chunk-loader.ts). Pure-JavaScript dependencies are bundled;
+ * those that load a native or WebAssembly file from their own directory (the SQLite driver,
+ * sqlite-vec, jieba, the PDF parser, the tokenizer runtime), the MCP SDK, the BPE encodings and
+ * jsonc-parser stay in node_modules. The metafile of both builds (dist/bundle/meta.json, with the
+ * chunks' CommonJS names) lets the architecture test check what the executable and each chunk hold.
  */
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build, type Plugin, transformSync } from 'esbuild';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
@@ -30,9 +32,6 @@ export const EXTERNAL = [
   // Its CommonJS build loads its parts with relative require() calls a bundle cannot follow.
   'jsonc-parser',
 ];
-
-const REQUIRE_SHIM = 'import { createRequire as __engramRequire } from \'node:module\'; '
-  + 'const require = __engramRequire(import.meta.url);';
 
 /**
  * zod re-exports every locale it has (`z.locales`, some 300 KB) from its entry; engram's messages
@@ -51,9 +50,47 @@ const englishZod: Plugin = {
   },
 };
 
+/**
+ * An output of the ES-module build as a CommonJS file: static imports become `require` calls
+ * (esbuild's transform), a chunk's `import()` of another chunk a `require` in a promise, and an
+ * `import()` of a package (an ES module, or loaded only when needed) goes through
+ * `require.engramImport` when the chunk loader (src/cli/chunk-loader.ts) compiled the chunk,
+ * which cannot do it itself. Fails on a dynamic import it does not rewrite.
+ */
+function commonJs(path: string, code: string, dynamic: readonly string[]): string {
+  let text = code;
+  for (const spec of new Set(dynamic)) {
+    const call = `import(${JSON.stringify(spec)})`;
+    if (!text.includes(call)) throw new Error(`${path}: no ${call} to rewrite`);
+    const local = spec.startsWith('.') && spec.endsWith('.mjs');
+    const target = local ? `__engramChunk(${JSON.stringify(spec.replace(/\.mjs$/, '.cjs'))})` : `__engramImport(${JSON.stringify(spec)})`;
+    text = text.split(call).join(target);
+  }
+  text = text.replace(/(["'])(\.\.?\/[^"']+)\.mjs\1/g, '$1$2.cjs$1');
+  const banner = [
+    'const __engramChunk = (path) => Promise.resolve().then(() => require(path));',
+    'const __engramImport = (specifier) => (require.engramImport === undefined ? import(specifier) : require.engramImport(specifier));',
+    text.includes('import.meta.url') ? 'const __engramMetaUrl = require("node:url").pathToFileURL(__filename).href;' : '',
+  ].join('\n');
+  const result = transformSync(text, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    loader: 'js',
+    sourcefile: path,
+    define: { 'import.meta.url': '__engramMetaUrl' },
+    banner,
+    logLevel: 'warning',
+  });
+  return result.code;
+}
+
 const out = root('dist/bundle');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+// The CLI is built as ES modules, the one format esbuild splits into chunks, then each output is
+// written as CommonJS (commonJs above): node loads a CommonJS file faster than an ES module, and
+// V8's code cache, recorded below, applies to it.
 const cli = await build({
   // Ingest's policy worker sits beside the chunks, where policy-pool.ts looks for it.
   entryPoints: { 'start': root('src/cli/start.ts'), 'chunks/policy-worker': root('src/ingest/policy-worker.ts') },
@@ -67,18 +104,36 @@ const cli = await build({
   external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
+  write: false,
   plugins: [englishZod],
   legalComments: 'linked',
   logLevel: 'warning',
-  // A bundled CommonJS dependency may call require(): give the ES module one.
-  banner: { js: REQUIRE_SHIM },
 });
+const cjsName = (path: string) => path.replace(/\.mjs(?=$|\.LEGAL\.txt$)/, '.cjs');
+const relativeOut = (path: string) => relative(root('.'), path);
+for (const file of cli.outputFiles) {
+  const meta = cli.metafile.outputs[relativeOut(file.path)];
+  const dynamic = (meta?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) =>
+    (i.external === true ? i.path : `./${relative(dirname(relativeOut(file.path)), i.path)}`.replace(/^\.\/\.\.\//, '../')));
+  const text = file.path.endsWith('.mjs') ? commonJs(relativeOut(file.path), file.text, dynamic) : file.text;
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(cjsName(file.path), text);
+}
 
-/** The executable loads the CLI it was built with, beside it, only when a command runs here. */
+/**
+ * The executable loads the CLI it was built with, beside it (`start.cjs`), through the chunk
+ * loader, only when a command runs here.
+ */
 const startBeside: Plugin = {
   name: 'start-beside',
   setup(esbuild) {
-    esbuild.onResolve({ filter: /^\.\/start\.js$/ }, () => ({ path: './start.mjs', external: true }));
+    esbuild.onResolve({ filter: /^\.\/start\.js$/ }, () => ({ path: 'start.cjs', namespace: 'start-beside' }));
+    esbuild.onLoad({ filter: /.*/, namespace: 'start-beside' }, () => ({
+      contents: `const { loadChunk } = require(${JSON.stringify(root('src/cli/chunk-loader.ts'))});
+        module.exports = loadChunk(require('node:path').join(__dirname, 'start.cjs'));`,
+      resolveDir: root('src/cli'),
+      loader: 'js',
+    }));
   },
 };
 const executable = await build({
@@ -97,9 +152,16 @@ const executable = await build({
   define: { 'import.meta.url': 'importMetaUrl' },
 });
 writeFileSync(`${out}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
+const cjsOutputs = Object.fromEntries(Object.entries(cli.metafile.outputs).map(([path, output]) => {
+  const imports = output.imports.map((i) => (i.external === true ? i : { ...i, path: cjsName(i.path) }));
+  return [cjsName(path), { ...output, imports }];
+}));
 const meta = {
   inputs: { ...cli.metafile.inputs, ...executable.metafile.inputs },
-  outputs: { ...cli.metafile.outputs, ...executable.metafile.outputs },
+  outputs: { ...cjsOutputs, ...executable.metafile.outputs },
 };
 writeFileSync(`${out}/meta.json`, JSON.stringify(meta));
 copyFileSync(root('dist/src/cli/help.txt'), `${out}/help.txt`);
+// V8's code cache of the chunks the hot commands load, recorded by running them (code-cache.ts).
+const recorded = spawnSync(process.execPath, [fileURLToPath(new URL('./code-cache.js', import.meta.url))], { stdio: 'inherit' });
+if (recorded.status !== 0) throw new Error(`recording the code cache failed (exit ${recorded.status})`);

@@ -397,7 +397,7 @@ test('the build id follows the entry file\'s text, not its dates', (t) => {
   const second = buildId(entry);
   assert.notEqual(second, first);
   // The CLI the executable loads beside it counts too.
-  writeFileSync(join(dir, 'start.mjs'), 'import "./chunks/run-cli-CCCC.mjs";\n');
+  writeFileSync(join(dir, 'start.cjs'), 'require("./chunks/run-cli-CCCC.cjs");\n');
   assert.notEqual(buildId(entry), second);
 });
 

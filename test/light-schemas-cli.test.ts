@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { CLI, tempDir } from './helpers.js';
 
 interface Meta {
@@ -23,13 +22,17 @@ const ZOD_CHUNKS = new Set(
     .map(([file]) => basename(file)),
 );
 
-const HOOKS = `import { appendFileSync } from 'node:fs';
-let log;
-export function initialize(path) { log = path; }
-export async function load(url, context, next) {
-  if (url.includes('/bundle/')) appendFileSync(log, url + '\\n');
-  return next(url, context);
-}
+/**
+ * Preloaded with --require: logs every file of the bundle the process reads (the executable, each
+ * chunk the chunk loader compiles, and a chunk node itself would load).
+ */
+const RECORDER = `const fs = require('node:fs');
+const log = process.env.BUNDLE_LOAD_LOG;
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (path, ...rest) {
+  if (typeof path === 'string' && path.includes('/bundle/') && /\\.c?js$/.test(path)) fs.appendFileSync(log, path + '\\n');
+  return readFileSync.call(this, path, ...rest);
+};
 `;
 
 interface Recorded {
@@ -41,18 +44,16 @@ interface Recorded {
 }
 
 function recorder(dir: string): (args: string[], input?: string) => Recorded {
-  const hooks = join(dir, 'hooks.mjs');
-  const register = join(dir, 'register.mjs');
+  const preload = join(dir, 'recorder.cjs');
   const log = join(dir, 'loads.txt');
-  writeFileSync(hooks, HOOKS);
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: ${JSON.stringify(log)} });\n`);
+  writeFileSync(preload, RECORDER);
   return (args, input = '') => {
     writeFileSync(log, '');
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir };
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, BUNDLE_LOAD_LOG: log };
     for (const key of Object.keys(env)) if (key.startsWith('ENGRAM_')) delete env[key];
-    const argv = ['--import', pathToFileURL(register).href, CLI, '--db', join(dir, 'm.db'), ...args];
+    const argv = ['--require', preload, CLI, '--db', join(dir, 'm.db'), ...args];
     const run = spawnSync(process.execPath, argv, { input, env, encoding: 'utf8' });
-    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => basename(new URL(url).pathname));
+    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((path) => basename(path));
     assert.ok(loaded.length > 1, 'the recorder saw the bundle load');
     const zod = loaded.filter((f) => ZOD_CHUNKS.has(f));
     return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr, zod };

@@ -61,7 +61,7 @@ async function main(argv: readonly string[]): Promise<void> {
   process.exitCode = await start(argv, io, answer?.input);
 }
 
-// What escapes every command's own error handling (a damaged install: start.mjs missing; a
+// What escapes every command's own error handling (a damaged install: start.cjs missing; a
 // current folder removed) still ends with one line, its stack only with --verbose.
 main(process.argv.slice(2)).catch((error: unknown) => {
   const gone = (error as NodeJS.ErrnoException | undefined)?.syscall === 'uv_cwd';

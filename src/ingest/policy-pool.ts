@@ -57,8 +57,8 @@ function sizeOf(input: unknown): number {
 
 /** The worker's file beside this module's (the library's dist/src/ingest/, the bundle's chunks/). */
 function workerFile(): string | undefined {
-  // Beside this module: `.mjs` in the bundle, `.js` as tsc compiles it.
-  const file = fileURLToPath(new URL(`./policy-worker${import.meta.url.endsWith('.mjs') ? '.mjs' : '.js'}`, import.meta.url));
+  // Beside this module: `.cjs` in the bundle, `.js` as tsc compiles it.
+  const file = fileURLToPath(new URL(`./policy-worker${import.meta.url.endsWith('.cjs') ? '.cjs' : '.js'}`, import.meta.url));
   return existsSync(file) ? file : undefined;
 }
 

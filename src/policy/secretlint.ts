@@ -6,6 +6,7 @@
  * path we never give) is skipped. Its comment filter is left out: a `secretlint-disable` comment
  * in a memory must not switch the policy off.
  */
+import { createRequire } from 'node:module';
 import type { PatternRule } from './rules.js';
 import { SECRETLINT_SCANNERS } from './secretlint-scanners.generated.js';
 import { isDocumentationValue } from './secret-values.js';
@@ -41,20 +42,18 @@ interface SecretlintRule {
 const SKIPPED = new Set(['@secretlint/secretlint-rule-filter-comments', '@secretlint/secretlint-rule-gcp']);
 
 /**
- * The preset (lodash and some thirty rules: milliseconds to evaluate), loaded on first need in
- * the bundle, where esbuild turns this `require` into a lazy start of the bundled preset: a
- * process whose texts no scanner is admitted for (the screen, screen.ts) never evaluates it. Out
- * of the bundle (the library, the tests) an ES module has no `require`, and the preset is
- * imported with this module.
+ * The preset (lodash and some thirty rules: milliseconds to evaluate), loaded on first need: a
+ * process whose texts no scanner is admitted for (the screen, screen.ts) never evaluates it. In
+ * the bundle esbuild turns the `require` into a lazy start of the bundled preset; out of the bundle
+ * (the library, the tests: ES modules, which have no `require`) node loads it from node_modules.
  */
-let preset: { rules: unknown } | undefined = typeof require === 'function'
-  ? undefined
-  : ((await import('@secretlint/secretlint-rule-preset-recommend')) as { rules: unknown });
+let preset: { rules: unknown } | undefined;
 
 function presetRules(): SecretlintRule[] {
-  // The bundle's lazy start of the preset (see above); never reached out of the bundle.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  preset ??= require('@secretlint/secretlint-rule-preset-recommend') as { rules: unknown };
+  preset ??= typeof require === 'function'
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ? (require('@secretlint/secretlint-rule-preset-recommend') as { rules: unknown })
+    : (createRequire(import.meta.url)('@secretlint/secretlint-rule-preset-recommend') as { rules: unknown });
   return preset.rules as SecretlintRule[];
 }
 

@@ -51,7 +51,7 @@ function fnv(text: string): string {
 
 /**
  * This build of engram: its version, the node it runs on, and the file it runs from with a hash of
- * that file's text and of the CLI's entry beside it (`start.mjs`, which names every chunk by a hash
+ * that file's text and of the CLI's entry beside it (`start.cjs`, which names every chunk by a hash
  * of its content and of what it loads, so any change of the code changes it), so that a daemon
  * started before an upgrade or a rebuild never answers for the new one.
  */
@@ -61,7 +61,7 @@ export function buildId(entry: string | undefined = process.argv[1]): string {
     const path = realpathSync(entry ?? '');
     let start = '';
     try {
-      start = readFileSync(join(dirname(path), 'start.mjs'), 'latin1');
+      start = readFileSync(join(dirname(path), 'start.cjs'), 'latin1');
     } catch {
       // Not the bundle: the entry alone.
     }

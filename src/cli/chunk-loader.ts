@@ -1,0 +1,78 @@
+/**
+ * Loads the CLI's CommonJS chunks (`dist/bundle`, see `scripts/bundle.ts`) with V8's code cache:
+ * each chunk is compiled from the cache the build recorded for it (`code-cache/NAME.v8`), so a
+ * command skips most of the parsing and compiling of the code it runs. Node 20 has no compile cache
+ * of its own (Node 22's `module.enableCompileCache`). A cache V8 refuses (another node version,
+ * other V8 flags, a chunk changed since) or a missing one costs nothing but the compile node would
+ * have done anyway; the chunks also load with plain `require` (the policy worker does).
+ *
+ * A chunk's relative `require` of another chunk comes back here; any other (node's modules,
+ * node_modules) goes to node, resolved from the chunk's folder. A chunk's `import()` of an ES
+ * module goes through `require.engramImport`, which a script compiled by `vm` cannot do itself.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { basename, dirname, join, resolve } from 'node:path';
+import { Script } from 'node:vm';
+
+interface Chunk {
+  module: { exports: unknown; filename: string; loaded: boolean };
+  script: Script;
+}
+
+const chunks = new Map<string, Chunk>();
+
+/** Where the code cache of `file` is: `code-cache/` beside the bundle's entry. */
+function cacheOf(file: string): string {
+  const bundle = basename(dirname(file)) === 'chunks' ? dirname(dirname(file)) : dirname(file);
+  return join(bundle, 'code-cache', `${basename(file)}.v8`);
+}
+
+function readCache(file: string): Buffer | undefined {
+  try {
+    return readFileSync(cacheOf(file));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The exports of the chunk `file` (an absolute path), loaded once. */
+export function loadChunk(file: string): unknown {
+  const known = chunks.get(file);
+  if (known !== undefined) return known.module.exports;
+  const source = readFileSync(file, 'utf8');
+  const script = new Script(Module.wrap(source), { filename: file, cachedData: readCache(file) });
+  const mod = { exports: {} as unknown, filename: file, loaded: false };
+  chunks.set(file, { module: mod, script });
+  const nodeRequire = createRequire(file);
+  const folder = dirname(file);
+  const require = Object.assign(
+    (id: string): unknown => (id.startsWith('.') && id.endsWith('.cjs') ? loadChunk(resolve(folder, id)) : nodeRequire(id)),
+    {
+      resolve: nodeRequire.resolve,
+      cache: nodeRequire.cache,
+      engramImport: (specifier: string): Promise<unknown> => import(specifier),
+    },
+  );
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  try {
+    wrapper.call(mod.exports, mod.exports, require, mod, file, folder);
+  } catch (error) {
+    chunks.delete(file);
+    throw error;
+  }
+  mod.loaded = true;
+  return mod.exports;
+}
+
+/**
+ * Writes the code cache of every chunk loaded so far (after they ran, so that it holds the
+ * functions they compiled); for the build's recording run. Returns how many were written.
+ */
+export function writeCodeCaches(): number {
+  for (const [file, { script }] of chunks) {
+    mkdirSync(dirname(cacheOf(file)), { recursive: true });
+    writeFileSync(cacheOf(file), script.createCachedData());
+  }
+  return chunks.size;
+}
