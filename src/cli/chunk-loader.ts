@@ -21,6 +21,8 @@ interface Chunk {
 }
 
 const chunks = new Map<string, Chunk>();
+/** Node's `require` from a folder of the bundle, one per folder (making one costs a path walk). */
+const requires = new Map<string, NodeJS.Require>();
 
 /** Where the code cache of `file` is: `code-cache/` beside the bundle's entry. */
 function cacheOf(file: string): string {
@@ -44,8 +46,12 @@ export function loadChunk(file: string): unknown {
   const script = new Script(Module.wrap(source), { filename: file, cachedData: readCache(file) });
   const mod = { exports: {} as unknown, filename: file, loaded: false };
   chunks.set(file, { module: mod, script });
-  const nodeRequire = createRequire(file);
   const folder = dirname(file);
+  let nodeRequire = requires.get(folder);
+  if (nodeRequire === undefined) {
+    nodeRequire = createRequire(file);
+    requires.set(folder, nodeRequire);
+  }
   const require = Object.assign(
     (id: string): unknown => (id.startsWith('.') && id.endsWith('.cjs') ? loadChunk(resolve(folder, id)) : nodeRequire(id)),
     {

@@ -1,6 +1,6 @@
 /** SHA-256 hex digests, used for content addressing. */
-import { createHash } from 'node:crypto';
 import { canonicalText } from './canonical-text.js';
+import { nodeCrypto } from './node-crypto.js';
 
 /**
  * The hash two texts share when they differ only in line endings and spacing that carries no
@@ -13,6 +13,7 @@ export function normalisedHash(text: string): string {
 
 /** The SHA-256 of a text (as UTF-8) or of raw bytes, in hex. */
 export function sha256(data: string | Uint8Array): string {
+  const { createHash } = nodeCrypto();
   return typeof data === 'string'
     ? createHash('sha256').update(data, 'utf8').digest('hex')
     : createHash('sha256').update(data).digest('hex');

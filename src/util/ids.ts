@@ -1,5 +1,5 @@
 /** Item ids: `MEM-` followed by 12 lowercase hex digits (48 random bits). */
-import { randomFillSync } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 
 export const ITEM_ID_PATTERN = /^MEM-[0-9a-f]{12}$/;
 
@@ -10,7 +10,7 @@ let used = pool.length;
 /** A fresh random item id, e.g. `MEM-3f9a0c12be47`. */
 export function newItemId(): string {
   if (used === pool.length) {
-    randomFillSync(pool);
+    nodeCrypto().randomFillSync(pool);
     used = 0;
   }
   used += 6;

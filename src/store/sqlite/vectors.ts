@@ -12,7 +12,10 @@
  * vector query on; the first goes to vec0. The extension is loaded into the connection by the first
  * statement that needs it (a command that only lists or searches words never pays for it).
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { MemoryItem } from '../../types.js';
@@ -214,16 +217,31 @@ export function sqliteVectors(
   };
 }
 
-/** sqlite-vec's loadable file for this platform; undefined when there is none. */
 /** sqlite-vec's loadable file for this platform, found once per process (null: none). */
 let loadable: string | null | undefined;
+
+/**
+ * The file sqlite-vec's `getLoadablePath` resolves (its platform package's `vec0`), looked up in
+ * the node_modules folders above this module as node would find it: a few file checks, where
+ * loading sqlite-vec and resolving through its package's exports costs milliseconds at every start.
+ */
+function platformFile(): string | undefined {
+  const os = process.platform === 'win32' ? 'windows' : process.platform;
+  const suffix = process.platform === 'win32' ? 'dll' : process.platform === 'darwin' ? 'dylib' : 'so';
+  const file = join('node_modules', `sqlite-vec-${os}-${process.arch}`, `vec0.${suffix}`);
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, file))) return join(dir, file);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
 
 function extensionPath(): string | undefined {
   if (loadable === undefined) {
     try {
-      // Its CommonJS entry: resolving the platform's file is all it does until a connection loads it.
-      const vec = createRequire(import.meta.url)('sqlite-vec') as { getLoadablePath(): string };
-      loadable = vec.getLoadablePath();
+      // Else sqlite-vec's own lookup. Its CommonJS entry: resolving the platform's file is all it
+      // does until a connection loads it.
+      loadable = platformFile()
+        ?? (createRequire(import.meta.url)('sqlite-vec') as { getLoadablePath(): string }).getLoadablePath();
     } catch {
       loadable = null;
     }

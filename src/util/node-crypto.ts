@@ -1,0 +1,14 @@
+/**
+ * `node:crypto`, loaded on first use: loading it costs a few milliseconds of start-up that a
+ * command reading the store (list, search) never needs.
+ */
+import type * as Crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+
+let crypto: typeof Crypto | undefined;
+
+/** The `node:crypto` module. */
+export function nodeCrypto(): typeof Crypto {
+  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto;
+  return crypto;
+}
