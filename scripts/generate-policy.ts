@@ -7,9 +7,11 @@
  *   src/policy/secretlint-scanners.generated.ts, the secretlint preset's scanners we run;
  * - `screen`: src/policy/screen-literals.generated.ts, the literals of every rule requirement
  *   (screen-data.ts), read from the rules as compiled — so it runs after the rules were rebuilt
- *   with the new sources (the npm script runs tsc between the two steps).
+ *   with the new sources (the npm script runs tsc between the two steps) — and
+ *   src/policy/secret-screen-literals.generated.ts, the same for the secret rules alone (read by
+ *   secret-spans.ts, which loads no other rule).
  *
- * test/policy-generated.test.ts fails while either file differs from what this writes.
+ * test/policy-generated.test.ts fails while any of these files differs from what this writes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +72,10 @@ if (step === 'sources') {
   write('screen-literals.generated.ts', renderModule(
     'SCREEN_LITERALS', 'ScreenData', 'screen-data.js',
     'the literals of every policy rule requirement, read by screen-data.ts', screenData(PATTERN_RULES)));
+  const { SECRET_PATTERN_RULES } = await import('../src/policy/secret-check.js');
+  write('secret-screen-literals.generated.ts', renderModule(
+    'SECRET_SCREEN_LITERALS', 'ScreenData', 'screen-data.js',
+    'the literals of the secret rules\' requirements, read by secret-spans.ts', screenData(SECRET_PATTERN_RULES)));
 } else {
   throw new Error('usage: node dist/scripts/generate-policy.js sources|screen (npm run generate:policy runs both)');
 }

@@ -277,6 +277,15 @@ test('the bundle keeps it: --help and --version load one small chunk, each comma
       assert.ok(!input.includes('node_modules/zod/'), `${chunk} (loaded by a hot command) holds ${input}`);
     }
   }
+  // A recall masks the secrets of the query it records with the secret rules alone
+  // (policy/secret-spans.ts): it loads neither the injection lexicon nor the screen of every rule.
+  for (const source of ['src/cli/commands/recall.ts', 'src/retrieval/recall.ts', 'src/cli/hook-fast.ts']) {
+    for (const chunk of staticClosure(meta, holding(source)[0] as string)) {
+      for (const input of ['src/policy/injection-sources.generated.ts', 'src/policy/screen-literals.generated.ts']) {
+        assert.ok(!(input in (meta.outputs[chunk]?.inputs ?? {})), `${source} loads ${input} (in ${chunk})`);
+      }
+    }
+  }
   for (const schemas of ['src/items/schemas.ts', 'src/retrieval/search-schema.ts', 'src/retrieval/recall-schema.ts']) {
     assert.ok(!holding(schemas).some((chunk) => hotLoads.has(chunk)), `a hot command loads ${schemas} before it needs it`);
   }

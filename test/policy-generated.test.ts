@@ -2,9 +2,9 @@
  * The policy's generated modules (scripts/generate-policy.ts, `npm run generate:policy`) hold
  * exactly what their sources compute today: the injection rules' expression sources compiled from
  * the lexicons, the secretlint preset's scanners, and the screen's literals read from every
- * rule. A stale file fails here with the command that refreshes it; the screen also ignores
- * generated tables whose rule fingerprints no longer match (checked below with a rule changed
- * behind its back).
+ * rule and from the secret rules alone. A stale file fails here with the command that refreshes
+ * it; the screen also ignores generated tables whose rule fingerprints no longer match (checked
+ * below with a rule changed behind its back).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -17,6 +17,8 @@ import { presetScanners } from '../src/policy/secretlint.js';
 import { SECRETLINT_SCANNERS } from '../src/policy/secretlint-scanners.generated.js';
 import { fingerprint, screenData } from '../src/policy/screen-data.js';
 import { SCREEN_LITERALS } from '../src/policy/screen-literals.generated.js';
+import { SECRET_PATTERN_RULES } from '../src/policy/secret-check.js';
+import { SECRET_SCREEN_LITERALS } from '../src/policy/secret-screen-literals.generated.js';
 import { secretCases } from './adversarial/secrets.js';
 import { cli } from './helpers.js';
 
@@ -48,6 +50,11 @@ test('secretlint-scanners.generated.ts names the preset\'s scanners as the insta
 test('screen-literals.generated.ts holds the literals of the rules as they are today', () => {
   const diff = firstDifference(SCREEN_LITERALS, screenData(PATTERN_RULES));
   assert.equal(diff, undefined, `src/policy/screen-literals.generated.ts is stale (${diff}): ${REFRESH}`);
+});
+
+test('secret-screen-literals.generated.ts holds the literals of the secret rules as they are today', () => {
+  const diff = firstDifference(SECRET_SCREEN_LITERALS, screenData(SECRET_PATTERN_RULES));
+  assert.equal(diff, undefined, `src/policy/secret-screen-literals.generated.ts is stale (${diff}): ${REFRESH}`);
 });
 
 test('the injection rules compile their generated sources: the rules match in several languages', () => {

@@ -1,14 +1,16 @@
 /**
  * `evaluatePolicy(…, { groups })` runs only some groups' rules: their matches and excerpts are
  * exactly those of a full evaluation, and `redactSecrets` (a recorded query, which reads only the
- * secret group) masks every text as it did with the full evaluation — over the fixture corpora and
- * the generated adversarial corpus (secrets, injections, benign look-alikes).
+ * secret group) masks every text as it did with the full evaluation, with the secret rules alone
+ * (secret-check.ts, secret-spans.ts) — over the fixture corpora and the generated adversarial
+ * corpus (secrets, injections, benign look-alikes).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { REDACTED, redactSecrets } from '../src/items/field-policy.js';
 import { evaluatePolicy, type PolicyMatch, type PolicyOptions } from '../src/policy/evaluate.js';
-import { secretSpans } from '../src/policy/secret-spans.js';
+import { PATTERN_RULES } from '../src/policy/rules.js';
+import { SECRET_PATTERN_RULES } from '../src/policy/secret-check.js';
+import { findsSecret, REDACTED, redactSecrets, secretSpans } from '../src/policy/secret-spans.js';
 import { benignCases } from './adversarial/benign.js';
 import { injectionCases } from './adversarial/injections.js';
 import { secretCases } from './adversarial/secrets.js';
@@ -74,5 +76,27 @@ test('redactSecrets masks every text as with the full privileged evaluation', ()
     }
   }
   assert.ok(masked > 200, `${masked} texts masked`);
+  assert.deepEqual(differ, []);
+});
+
+test('the secret rules alone are the full rule list\'s secret group, the same rules in the same order, first', () => {
+  const secret = PATTERN_RULES.filter((rule) => rule.group === 'secret');
+  assert.ok(secret.length > 50, `${secret.length} secret rules`);
+  assert.equal(SECRET_PATTERN_RULES.length, secret.length);
+  SECRET_PATTERN_RULES.forEach((rule, i) => assert.equal(rule, PATTERN_RULES[i], rule.id));
+});
+
+test('findsSecret answers as the full privileged evaluation\'s secret group, on every text', () => {
+  let found = 0;
+  const differ: string[] = [];
+  for (const text of texts()) {
+    for (const query of [text, `how do we deploy ${text} today`, text.split('').reverse().join('')]) {
+      const full = evaluatePolicy({ content: query }, { ignoreSize: true, privileged: true });
+      const expected = full.matches.some((m) => m.group === 'secret');
+      if (expected) found++;
+      if (findsSecret(query) !== expected) differ.push(`${expected} ${JSON.stringify(query.slice(0, 60))}`);
+    }
+  }
+  assert.ok(found > 300, `${found} texts with a secret`);
   assert.deepEqual(differ, []);
 });

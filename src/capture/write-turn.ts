@@ -9,7 +9,7 @@
 import type { OperationContext } from '../context.js';
 import { isEngramError } from '../errors.js';
 import { policyRejected, rejectedRules } from '../items/admission.js';
-import { redactSecrets } from '../items/field-policy.js';
+import { redactSecrets } from '../policy/secret-spans.js';
 import { parseInput } from '../items/parse-input.js';
 import { putInputSchema, type PutInput } from '../items/schemas.js';
 import { EPISODE_KEY, EPISODE_LAYER, episodeStep } from '../lifecycle/episodes.js';

@@ -5,7 +5,7 @@
  * ({@link redactSecrets}); a string the policy still objects to (text addressing the model,
  * personal data, hidden characters) or a long one is shown by its length only. Pure.
  */
-import { redactSecrets } from '../items/field-policy.js';
+import { redactSecrets } from '../policy/secret-spans.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import type { SourceImportReport } from './import-report.js';
 

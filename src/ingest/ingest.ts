@@ -18,7 +18,7 @@ import { relative, sep } from 'node:path';
 import { isEngramError } from '../errors.js';
 import { type AdmissionHook, admitJudged, admitWrite } from '../items/admission.js';
 import { createItem } from '../items/build-item.js';
-import { redactSecrets } from '../items/field-policy.js';
+import { redactSecrets } from '../policy/secret-spans.js';
 import type { WriteAccess } from '../items/writer.js';
 import { MAX_CONTENT_CHARS } from '../policy/rules.js';
 import type { MemoryItem, Tier } from '../types.js';

@@ -5,7 +5,7 @@
  */
 import { EngramError, type ErrorCode, FIX_HINTS, isEngramError } from '../errors.js';
 import { policyRejected, rejectedRules } from '../items/admission.js';
-import { redactSecrets } from '../items/field-policy.js';
+import { redactSecrets } from '../policy/secret-spans.js';
 import type { PullInput } from '../items/schemas.js';
 import type { MemoryItem } from '../types.js';
 import { evaluatePolicy, type PolicyVerdict } from '../policy/evaluate.js';

@@ -4,12 +4,14 @@
  * with a short excerpt in which secrets and personal data are masked, so a verdict can be shown,
  * logged or stored in an event without repeating what it refused. Pure; no I/O.
  */
-import { DECODE_BUDGET, derivesFrom, spanIn, tokenViews, type View, WHOLE_FILE_DECODE_BUDGET } from './decode.js';
+import { DECODE_BUDGET, derivesFrom, spanIn, type View, WHOLE_FILE_DECODE_BUDGET } from './decode.js';
 import { deobfuscatedViews, hiddenView } from './deobfuscate.js';
 import { hiddenCharacterMatch } from './hidden-characters.js';
-import { firstRuleMatch, ruleMatches } from './match.js';
+import { ruleMatches } from './match.js';
 import { foldPhrases, normalise } from './normalize.js';
-import { type Screen, screenText } from './screen.js';
+import { createScreener, type Screen } from './screen.js';
+import { SCREEN_LITERALS } from './screen-literals.generated.js';
+import { matchIn, type Span, tokenViewsOf } from './secret-check.js';
 import {
   MAX_CONTENT_CHARS,
   PATTERN_RULES,
@@ -67,16 +69,13 @@ export interface PolicyOptions {
   groups?: readonly PolicyGroup[];
 }
 
-interface Span {
-  start: number;
-  end: number;
-}
-
 const EXCERPT_CONTEXT = 24;
 const KEY_LIKE = /[A-Za-z0-9+/_=-]{16,}/g;
 const MASKED_GROUPS: ReadonlySet<PolicyGroup> = new Set(['secret', 'pii']);
 /** Privileged writers skip the quarantine rules. */
 const PRIVILEGED_RULES = PATTERN_RULES.filter((rule) => rule.action !== 'quarantine');
+/** The screen of every pattern rule (screen.ts). */
+const screenText = createScreener(PATTERN_RULES, SCREEN_LITERALS);
 
 function subjectText(subject: PolicySubject): string {
   const parts = [subject.title ?? '', subject.content, (subject.tags ?? []).join(' '), (subject.entities ?? []).join(' ')];
@@ -95,11 +94,10 @@ function subjectText(subject: PolicySubject): string {
 
 function viewsOf(text: string, budget: number, phrases: boolean): { token: View[]; phrase: View[] } {
   const base = normalise(text);
-  const token = tokenViews(base, { chars: budget });
   // Obfuscations undone (tag characters, bidi, entities, spaced letters, leetspeak, emphasis,
   // reversal) and the hidden places of the text: see deobfuscate.ts.
   const extra = deobfuscatedViews(text);
-  for (const v of extra) if (v.token) token.push({ text: normalise(v.text), label: v.label });
+  const token = tokenViewsOf(text, budget, base, extra);
   if (!phrases) return { token, phrase: [] };
   // Phrase views are lower case: the compiled lexicon patterns have no `i` flag.
   const phrase = token.map((v) => ({ text: foldPhrases(v.text).toLowerCase(), label: v.label }));
@@ -155,30 +153,6 @@ class Masks {
     }
     return spans;
   }
-}
-
-/** Where the secret rules that are not complements match `view` (for the complements' overlap check). */
-function primarySecretSpans(text: string): Span[] {
-  const spans: Span[] = [];
-  for (const rule of PATTERN_RULES) {
-    if (rule.group !== 'secret' || rule.complements) continue;
-    for (const m of ruleMatches(rule, text)) spans.push(m);
-  }
-  return spans;
-}
-
-/** The first match of `rule` in `view`; a complement rule's match counts only where no other secret rule matched. */
-function matchIn(rule: PatternRule, view: View, primary: Map<View, Span[]>): Span | undefined {
-  if (!rule.complements) return firstRuleMatch(rule, view.text);
-  for (const m of ruleMatches(rule, view.text)) {
-    let taken = primary.get(view);
-    if (taken === undefined) {
-      taken = primarySecretSpans(view.text);
-      primary.set(view, taken);
-    }
-    if (!taken.some((s) => s.start < m.end && s.end > m.start)) return m;
-  }
-  return undefined;
 }
 
 function excerpt(view: View, match: Span, masked: readonly Span[], context: number): string {

@@ -9,10 +9,9 @@
  */
 
 import { HIDDEN_CHARACTERS_RULE } from './hidden-characters.js';
-import { SECRETLINT_RULES } from './secretlint.js';
 import { INJECTION_RULES } from './injection.js';
 import { INSTRUCTION_RULES, SELF_INSTRUCTION_RULES } from './instructions.js';
-import { SECRET_RULES } from './secrets.js';
+import { SECRET_PATTERN_RULES } from './secret-check.js';
 
 export { entropy, isPlaceholder } from './secret-values.js';
 
@@ -118,8 +117,7 @@ const PII_RULES: PatternRule[] = [
 
 /** Every pattern rule, in evaluation order: rejections first (injection rules: see injection.ts). */
 export const PATTERN_RULES: readonly PatternRule[] = Object.freeze([
-  ...SECRET_RULES,
-  ...SECRETLINT_RULES,
+  ...SECRET_PATTERN_RULES,
   ...INJECTION_RULES,
   ...INSTRUCTION_RULES,
   ...SELF_INSTRUCTION_RULES,

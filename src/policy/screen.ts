@@ -15,7 +15,7 @@
  * set up on first need in a millisecond or two, so every text is screened, the first short write
  * of a process too: the rules it skips are never compiled. Pure; no I/O.
  */
-import { PATTERN_RULES, type PatternRule } from './rules.js';
+import type { PatternRule } from './rules.js';
 import {
   type EntryData,
   fingerprint,
@@ -25,7 +25,6 @@ import {
   type ScreenData,
   screenData,
 } from './screen-data.js';
-import { SCREEN_LITERALS } from './screen-literals.generated.js';
 
 /** `always` (the default); `never`: for tests comparing both. */
 let screening: 'always' | 'never' = 'always';
@@ -159,6 +158,3 @@ export function createScreener(
     return { admits: (rule) => rule.kind !== kind || (index.get(rule) ?? []).every((r) => hit[r] !== 0) };
   };
 }
-
-/** The screener of every pattern rule, shared by the verdict and ingest's secret spans. */
-export const screenText = createScreener(PATTERN_RULES, SCREEN_LITERALS);

@@ -6,7 +6,7 @@
  * cascade and the item schemas, above all three.
  */
 import type { OperationContext } from '../context.js';
-import { redactSecrets } from '../items/field-policy.js';
+import { redactSecrets } from '../policy/secret-spans.js';
 import { LIGHT_SCHEMAS } from '../items/light-schemas.js';
 import { parseInputLight } from '../items/parse-input.js';
 import { redactItem } from '../policy/redact.js';
