@@ -5,11 +5,12 @@
  * loaded part (each command, the MCP shell, the document parsers), so that a command loads a few
  * files instead of hundreds of modules; esbuild splits only ES modules, so each output of that
  * build is written as CommonJS, which node loads faster and to which V8's code cache applies
- * (recorded by code-cache.ts; src/cli/chunk-loader.ts). Pure-JavaScript dependencies are bundled;
- * those that load a native or WebAssembly file from their own directory (the SQLite driver,
- * sqlite-vec, jieba, the PDF parser, the tokenizer runtime), the MCP SDK, the BPE encodings and
- * jsonc-parser stay in node_modules. The metafile of both builds (dist/bundle/meta.json, with the
- * chunks' CommonJS names) lets the architecture test check what the executable and each chunk hold.
+ * (recorded by code-cache.ts; src/cli/chunk-loader.ts). Pure-JavaScript dependencies are bundled,
+ * the SQLite driver's JavaScript too (its addon stays in node_modules); those that load a native
+ * or WebAssembly file from their own directory (sqlite-vec, jieba, the PDF parser, the tokenizer
+ * runtime), the MCP SDK, the BPE encodings and jsonc-parser stay in node_modules. The metafile of
+ * both builds (dist/bundle/meta.json, with the chunks' CommonJS names) lets the architecture test
+ * check what the executable and each chunk hold.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,10 @@ const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.met
 
 /** Loaded from node_modules at run time, never bundled. */
 export const EXTERNAL = [
-  'better-sqlite3',
+  // better-sqlite3's JavaScript is bundled; its addon is named when a connection opens
+  // (src/store/sqlite/driver.ts), and its own lookup, used only when that file is not found, runs
+  // from its package's folder.
+  'bindings',
   'sqlite-vec',
   'jieba-wasm',
   'unpdf',

@@ -11,10 +11,11 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { EngramError } from '../../errors.js';
 import type { ForeignDatabase, ForeignRow, ForeignStatement } from '../contract/foreign.js';
 import { loadVectorExtension } from './vectors.js';
+import { connect } from './driver.js';
 
 export interface ForeignOptions {
   /** Load sqlite-vec into the connection (default false). */
@@ -99,7 +100,7 @@ export function openForeignDatabase(path: string, options: ForeignOptions = {}):
   let db: Database.Database;
   try {
     // The copy is opened writable so that SQLite can replay its WAL or roll back its journal.
-    db = new Database(join(dir, 'source.db'), { fileMustExist: true });
+    db = connect(join(dir, 'source.db'), { fileMustExist: true });
   } catch (error) {
     removeCopy();
     throw notSqlite(path, expected, error instanceof Error ? error.message : String(error), error);

@@ -6,12 +6,13 @@
 import { normalisedHash } from '../../util/hash.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import { migrate, readSchemaVersion } from './migrate.js';
 import { checkedUnchanged, checkPages } from './page-check.js';
 import { SCHEMA_VERSION } from './migrations/index.js';
 import { toStoreError, withBusyRetry } from './errors.js';
+import { connect } from './driver.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -59,7 +60,7 @@ export function openDatabase(path: string, options: SqliteOptions = {}): SqliteD
   }
   let db: SqliteDatabase;
   try {
-    db = new Database(path);
+    db = connect(path);
   } catch (error) {
     throw toStoreError(error, path);
   }

@@ -12,9 +12,9 @@
  * fails with STORE_CORRUPT, and `engram doctor` runs SQLite's full integrity check.
  */
 import { statSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { SqliteDatabase } from './open.js';
+import { connect } from './driver.js';
 
 /** How many pages of each b-tree's leftmost path are read (root first). */
 const PATH_PAGES = 4;
@@ -117,7 +117,7 @@ export function recheckChangedStores(): void {
     if (stamp === undefined) continue;
     let db: SqliteDatabase | undefined;
     try {
-      db = new Database(path, { fileMustExist: true, timeout: 1000 });
+      db = connect(path, { fileMustExist: true, timeout: 1000 });
       checkPages(db, path);
     } catch {
       continue;

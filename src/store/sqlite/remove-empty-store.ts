@@ -19,7 +19,8 @@
  *   creates at the same path right after the unlink keeps its own -wal and -shm.
  */
 import { statSync, unlinkSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { connect } from './driver.js';
 
 /**
  * Identity of a file this process created. An inode number is reused once its file is gone, so
@@ -84,7 +85,7 @@ export function removeEmptyStore(path: string, created: CreatedFile): boolean {
   if (!isSameFile(path, created)) return false;
   let db: Database.Database;
   try {
-    db = new Database(path, { fileMustExist: true, timeout: 0 });
+    db = connect(path, { fileMustExist: true, timeout: 0 });
   } catch {
     return false;
   }

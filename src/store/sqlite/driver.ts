@@ -1,0 +1,49 @@
+/**
+ * Every connection engram opens, through better-sqlite3 with its native addon named
+ * (`nativeBinding`). The CLI's bundle holds the driver's JavaScript (loaded from the code cache
+ * with the rest, where node's loader would read a dozen files), and a bundled driver cannot find
+ * its addon itself: its `bindings` lookup starts from the file that calls it. The addon is found
+ * once per process: at `node_modules/better-sqlite3/build/Release` (or `build/Debug`) in a folder
+ * above this module, as node would resolve the package, else by the driver's own lookup
+ * (`bindings`) from the package's folder.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+
+const ADDON = 'better_sqlite3.node';
+
+/** The addon: a file's path, or the module the driver's lookup loaded. */
+let addon: string | object | undefined;
+
+/** The addon's file below a `node_modules` folder above `from`, or undefined. */
+export function addonFileAbove(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    for (const build of ['Release', 'Debug']) {
+      const file = join(dir, 'node_modules', 'better-sqlite3', 'build', build, ADDON);
+      if (existsSync(file)) return file;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The addon as the driver finds it itself: `bindings` from the package's own folder. */
+export function addonByLookup(): object {
+  const require = createRequire(import.meta.url);
+  const root = dirname(require.resolve('better-sqlite3/package.json'));
+  const bindings = createRequire(join(root, 'package.json'))('bindings') as (options: object) => object;
+  return bindings({ bindings: ADDON, module_root: root });
+}
+
+function nativeBinding(): string | object {
+  addon ??= addonFileAbove(dirname(fileURLToPath(import.meta.url))) ?? addonByLookup();
+  return addon;
+}
+
+/** A better-sqlite3 connection to `path` (see the module's comment). */
+export function connect(path: string, options: Database.Options = {}): Database.Database {
+  // The driver takes the addon's module as well as its path (its types name the path only).
+  return new Database(path, { ...options, nativeBinding: nativeBinding() as string });
+}
