@@ -55,11 +55,11 @@ const englishZod: Plugin = {
 };
 
 /**
- * An output of the ES-module build as a CommonJS file: static imports become `require` calls
- * (esbuild's transform), a chunk's `import()` of another chunk a `require` in a promise, and an
- * `import()` of a package (an ES module, or loaded only when needed) goes through
- * `require.engramImport` when the chunk loader (src/cli/chunk-loader.ts) compiled the chunk,
- * which cannot do it itself. Fails on a dynamic import it does not rewrite.
+ * An output of the ES-module build as a CommonJS file, strict as the module was: static imports
+ * become `require` calls (esbuild's transform), a chunk's `import()` of another chunk a `require`
+ * in a promise, and an `import()` of a package (an ES module, or loaded only when needed) goes
+ * through `require.engramImport` when the chunk loader (src/cli/chunk-loader.ts) compiled the
+ * chunk, which cannot do it itself. Fails on a dynamic import it does not rewrite.
  */
 function commonJs(path: string, code: string, dynamic: readonly string[]): string {
   let text = code;
@@ -72,6 +72,8 @@ function commonJs(path: string, code: string, dynamic: readonly string[]): strin
   }
   text = text.replace(/(["'])(\.\.?\/[^"']+)\.mjs\1/g, '$1$2.cjs$1');
   const banner = [
+    // Strict, as the ES module was: CommonJS code is sloppy unless it says so.
+    '"use strict";',
     'const __engramChunk = (path) => Promise.resolve().then(() => require(path));',
     'const __engramImport = (specifier) => (require.engramImport === undefined ? import(specifier) : require.engramImport(specifier));',
     text.includes('import.meta.url') ? 'const __engramMetaUrl = require("node:url").pathToFileURL(__filename).href;' : '',
