@@ -1,15 +1,17 @@
 /**
  * The CLI's CommonJS chunks (scripts/bundle.ts) keep the semantics of the ES modules they were
  * built from: they run in strict mode, whether the chunk loader (src/cli/chunk-loader.ts) or
- * node's `require` (the policy worker) compiles them.
+ * node's `require` (the policy worker) compiles them. The loader compiles a chunk from its code
+ * cache only when the cache is not older than the chunk: V8 checks only the source's length.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Script } from 'node:vm';
-import { CLI } from './helpers.js';
+import { CLI, tempDir } from './helpers.js';
 
 const bundle = join(CLI, '..');
 const files = [join(bundle, 'start.cjs'), ...readdirSync(join(bundle, 'chunks'))
@@ -31,4 +33,28 @@ test('every chunk of the bundle runs in strict mode, as the ES module it was bui
     }
   }
   assert.deepEqual(sloppy, [], 'chunks compiled in sloppy mode');
+});
+
+test('a chunk edited in place after the build runs as edited: its older code cache is not used', (t) => {
+  const dir = tempDir(t);
+  const copy = join(dir, 'bundle');
+  cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  const chunk = files.map((file) => join(copy, file.slice(bundle.length)))
+    .find((file) => readFileSync(file, 'utf8').includes('sort = "relevance",')) as string;
+  assert.ok(chunk !== undefined, 'the chunk of the search operation');
+  const engram = (...args: string[]) => spawnSync(process.execPath, [join(copy, 'engram.js'), '--db', join(dir, 'm.db'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ENGRAM_DAEMON: 'off' },
+  });
+  assert.equal(engram('put', '--content', 'The staging database listens on port 5433').status, 0);
+  const search = () => (JSON.parse(engram('--json', 'search', 'staging').stdout) as { sort: string }).sort;
+  assert.equal(search(), 'relevance');
+  // The same length, so V8 itself would take the cache for this source.
+  const built = statSync(chunk);
+  writeFileSync(chunk, readFileSync(chunk, 'utf8').replace('sort = "relevance",', 'sort = "RELEVANCE",'));
+  assert.equal(search(), 'RELEVANCE', 'the edited code runs');
+  // Given its old time back, the chunk is taken for the one the cache was made from: the cache
+  // is read, and the code compiled into it runs (what the time check prevents).
+  utimesSync(chunk, built.atime, built.mtime);
+  assert.equal(search(), 'relevance');
 });

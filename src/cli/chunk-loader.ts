@@ -2,15 +2,17 @@
  * Loads the CLI's CommonJS chunks (`dist/bundle`, see `scripts/bundle.ts`) with V8's code cache:
  * each chunk is compiled from the cache the build recorded for it (`code-cache/NAME.v8`), so a
  * command skips most of the parsing and compiling of the code it runs. Node 20 has no compile cache
- * of its own (Node 22's `module.enableCompileCache`). A cache V8 refuses (another node version,
- * other V8 flags, a chunk changed since) or a missing one costs nothing but the compile node would
- * have done anyway; the chunks also load with plain `require` (the policy worker does).
+ * of its own (Node 22's `module.enableCompileCache`). V8 refuses a cache made by another V8 or
+ * under other flags, but of the source it checks only the length: a cache older than its chunk (a
+ * chunk edited in place after the build) is not used. A refused or missing cache costs nothing but
+ * the compile node would have done anyway; the chunks also load with plain `require` (the policy
+ * worker does).
  *
  * A chunk's relative `require` of another chunk comes back here; any other (node's modules,
  * node_modules) goes to node, resolved from the chunk's folder. A chunk's `import()` of an ES
  * module goes through `require.engramImport`, which a script compiled by `vm` cannot do itself.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
@@ -30,9 +32,13 @@ function cacheOf(file: string): string {
   return join(bundle, 'code-cache', `${basename(file)}.v8`);
 }
 
+/** The cache of `file`, unless it is missing or older than the file (the build writes it after). */
 function readCache(file: string): Buffer | undefined {
   try {
-    return readFileSync(cacheOf(file));
+    const cache = cacheOf(file);
+    const written = statSync(cache, { throwIfNoEntry: false });
+    if (written === undefined || written.mtimeMs < statSync(file).mtimeMs) return undefined;
+    return readFileSync(cache);
   } catch {
     return undefined;
   }
@@ -77,8 +83,11 @@ export function loadChunk(file: string): unknown {
  */
 export function writeCodeCaches(): number {
   for (const [file, { script }] of chunks) {
-    mkdirSync(dirname(cacheOf(file)), { recursive: true });
-    writeFileSync(cacheOf(file), script.createCachedData());
+    const cache = cacheOf(file);
+    mkdirSync(dirname(cache), { recursive: true });
+    // Whole or not at all: a cache cut short by an interrupted build is never read.
+    writeFileSync(`${cache}.tmp`, script.createCachedData());
+    renameSync(`${cache}.tmp`, cache);
   }
   return chunks.size;
 }
