@@ -13,7 +13,7 @@
  * check what the executable and each chunk hold.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, transformSync } from 'esbuild';
@@ -91,6 +91,24 @@ function commonJs(path: string, code: string, dynamic: readonly string[]): strin
   return result.code;
 }
 
+/**
+ * commander loads `node:child_process` when it is imported, for subcommands run as executables,
+ * which engram has none of: the bundle loads it on first use instead (a few milliseconds of every
+ * command's start-up). Fails the build if commander's line changes.
+ */
+const lazyChildProcess: Plugin = {
+  name: 'commander-lazy-child-process',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const line = 'const childProcess = require(\'node:child_process\');';
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(line)) throw new Error(`${args.path}: no "${line}" to make lazy`);
+      const lazy = 'const childProcess = { spawn: (...args) => require(\'node:child_process\').spawn(...args) };';
+      return { contents: source.replace(line, lazy), loader: 'js' };
+    });
+  },
+};
+
 const out = root('dist/bundle');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -111,7 +129,7 @@ const cli = await build({
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
   write: false,
-  plugins: [englishZod],
+  plugins: [englishZod, lazyChildProcess],
   legalComments: 'linked',
   logLevel: 'warning',
 });
