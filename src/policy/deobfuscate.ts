@@ -9,7 +9,7 @@
  * Each view is made only when its cue is present, so an ordinary note costs a few cheap tests and
  * no extra view. Pure functions, no I/O.
  */
-import { decodeHTML } from 'entities';
+import { createRequire } from 'node:module';
 
 /** Marks the start of the hidden-places view: rules for hidden text test for it with `needs`. */
 export const HIDDEN_MARK = '\uE000';
@@ -45,6 +45,19 @@ export interface DeobfuscatedView {
   text: string;
   label: string;
   token: boolean;
+}
+
+/** `entities`' decoder, loaded on the first text with an entity: its tables take milliseconds to set up. */
+let entities: { decodeHTML(text: string): string } | undefined;
+
+function decodeHTML(text: string): string {
+  // In the bundle esbuild turns the `require` into a lazy start of the bundled package; out of
+  // it (the library, the tests: ES modules, which have no `require`) node loads it.
+  entities ??= typeof require === 'function'
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ? (require('entities') as { decodeHTML(text: string): string })
+    : (createRequire(import.meta.url)('entities') as { decodeHTML(text: string): string });
+  return entities.decodeHTML(text);
 }
 
 /**
