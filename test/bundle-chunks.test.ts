@@ -2,7 +2,8 @@
  * The CLI's CommonJS chunks (scripts/bundle.ts) keep the semantics of the ES modules they were
  * built from: they run in strict mode, whether the chunk loader (src/cli/chunk-loader.ts) or
  * node's `require` (the policy worker) compiles them. The loader compiles a chunk from its code
- * cache only when the cache is not older than the chunk: V8 checks only the source's length.
+ * cache only when the cache is not older than the chunk (V8 checks only the source's length), and
+ * V8 refuses a damaged cache (the loader has it check the checksum).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -57,4 +58,36 @@ test('a chunk edited in place after the build runs as edited: its older code cac
   // is read, and the code compiled into it runs (what the time check prevents).
   utimesSync(chunk, built.atime, built.mtime);
   assert.equal(search(), 'relevance');
+});
+
+test('a damaged code cache is refused, not run: the command answers as with an intact one', (t) => {
+  const dir = tempDir(t);
+  const copy = join(dir, 'bundle');
+  cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  const caches = readdirSync(join(copy, 'code-cache')).map((name) => join(copy, 'code-cache', name));
+  assert.ok(caches.length > 10, `caches: ${caches.length}`);
+  for (const cache of caches) {
+    // Bytes flipped all along the file, its length and time kept: only a checksum tells.
+    const bytes = readFileSync(cache);
+    for (let i = 0; i < 20; i++) {
+      const at = 200 + Math.floor((i * (bytes.length - 400)) / 20);
+      if (at < bytes.length) bytes[at] = (bytes[at] ?? 0) ^ 0xff;
+    }
+    const { atime, mtime } = statSync(cache);
+    writeFileSync(cache, bytes);
+    utimesSync(cache, atime, mtime);
+  }
+  const db = join(dir, 'm.db');
+  const engram = (root: string, ...args: string[]) => spawnSync(process.execPath, [join(root, 'engram.js'), '--db', db, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ENGRAM_DAEMON: 'off' },
+  });
+  assert.equal(engram(copy, 'put', '--content', 'The staging database listens on port 5433').status, 0);
+  for (const args of [['search', 'staging'], ['recall', 'staging database'], ['list']]) {
+    const damaged = engram(copy, ...args);
+    const intact = engram(bundle, ...args);
+    assert.equal(damaged.status, 0, `${args.join(' ')}: ${damaged.stderr}`);
+    const same = (text: string) => text.replace(/"(?:at|last_used_at|updated_at)":"[^"]*"/g, '').replace(/score[^,]*,/g, '');
+    assert.equal(same(damaged.stdout), same(intact.stdout), args.join(' '));
+  }
 });

@@ -6,7 +6,9 @@
  * under other flags, but of the source it checks only the length: a cache older than its chunk (a
  * chunk edited in place after the build) is not used. A refused or missing cache costs nothing but
  * the compile node would have done anyway; the chunks also load with plain `require` (the policy
- * worker does).
+ * worker does). V8 checks a cache's checksum only when asked to (`--verify-snapshot-checksum`,
+ * off in node's builds): the loader asks, so a damaged cache file is refused, not run (it crashed
+ * node); the build records the caches under the same flag, which V8 also checks.
  *
  * A chunk's relative `require` of another chunk comes back here; any other (node's modules,
  * node_modules) goes to node, resolved from the chunk's folder. A chunk's `import()` of an ES
@@ -15,12 +17,16 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 interface Chunk {
   module: { exports: unknown; filename: string; loaded: boolean };
   script: Script;
 }
+
+// Before any chunk compiles: a cache whose bytes do not add up is refused (see above).
+setFlagsFromString('--verify-snapshot-checksum');
 
 const chunks = new Map<string, Chunk>();
 /** Node's `require` from a folder of the bundle, one per folder (making one costs a path walk). */
