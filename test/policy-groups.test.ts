@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { evaluatePolicy, type PolicyMatch, type PolicyOptions } from '../src/policy/evaluate.js';
 import { PATTERN_RULES } from '../src/policy/rules.js';
 import { SECRET_PATTERN_RULES } from '../src/policy/secret-check.js';
-import { findsSecret, REDACTED, redactSecrets, secretSpans } from '../src/policy/secret-spans.js';
+import { findsSecret, maskSecretSpans, REDACTED, redactSecrets } from '../src/policy/secret-spans.js';
 import { benignCases } from './adversarial/benign.js';
 import { injectionCases } from './adversarial/injections.js';
 import { secretCases } from './adversarial/secrets.js';
@@ -28,15 +28,7 @@ function texts(): string[] {
 
 /** redactSecrets as it was written before the secret-only evaluation: the full privileged verdict. */
 function redactWithFullPolicy(text: string): string {
-  const spans = secretSpans(text).sort((a, b) => a.start - b.start);
-  let out = '';
-  let at = 0;
-  for (const span of spans) {
-    if (span.end <= at) continue;
-    out += `${text.slice(at, Math.max(at, span.start))}${REDACTED}`;
-    at = span.end;
-  }
-  out += text.slice(at);
+  const out = maskSecretSpans(text);
   const left = evaluatePolicy({ content: out }, { ignoreSize: true, privileged: true });
   return left.matches.some((m) => m.group === 'secret') ? REDACTED : out;
 }

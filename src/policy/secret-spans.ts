@@ -75,6 +75,19 @@ export function findsSecret(text: string): boolean {
   return false;
 }
 
+/** `text` with each of its {@link secretSpans} replaced by `[REDACTED]` (overlapping spans once). */
+export function maskSecretSpans(text: string): string {
+  const spans = secretSpans(text).sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    if (span.end <= at) continue;
+    out += `${text.slice(at, Math.max(at, span.start))}${REDACTED}`;
+    at = span.end;
+  }
+  return out + text.slice(at);
+}
+
 /**
  * `text` with every secret the secret rules find replaced by `[REDACTED]`, for text that is
  * recorded but must never be refused (a recall query). When a secret is still found in what is
@@ -85,14 +98,6 @@ export function findsSecret(text: string): boolean {
  * redactSecrets(`deploy key ${key}`); // 'deploy key [REDACTED]'
  */
 export function redactSecrets(text: string): string {
-  const spans = secretSpans(text).sort((a, b) => a.start - b.start);
-  let out = '';
-  let at = 0;
-  for (const span of spans) {
-    if (span.end <= at) continue;
-    out += `${text.slice(at, Math.max(at, span.start))}${REDACTED}`;
-    at = span.end;
-  }
-  out += text.slice(at);
+  const out = maskSecretSpans(text);
   return out !== '' && findsSecret(out) ? REDACTED : out;
 }
