@@ -7,11 +7,11 @@
  * above this module, as node would resolve the package, else by the driver's own lookup
  * (`bindings`) from the package's folder.
  */
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { fileInNodeModules } from '../../util/node-modules.js';
 
 const ADDON = 'better_sqlite3.node';
 
@@ -20,13 +20,7 @@ let addon: string | object | undefined;
 
 /** The addon's file below a `node_modules` folder above `from`, or undefined. */
 export function addonFileAbove(from: string): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    for (const build of ['Release', 'Debug']) {
-      const file = join(dir, 'node_modules', 'better-sqlite3', 'build', build, ADDON);
-      if (existsSync(file)) return file;
-    }
-    if (dirname(dir) === dir) return undefined;
-  }
+  return fileInNodeModules(from, ['Release', 'Debug'].map((build) => join('better-sqlite3', 'build', build, ADDON)));
 }
 
 /** The addon as the driver finds it itself: `bindings` from the package's own folder. */

@@ -12,13 +12,13 @@
  * vector query on; the first goes to vec0. The extension is loaded into the connection by the first
  * statement that needs it (a command that only lists or searches words never pays for it).
  */
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { MemoryItem } from '../../types.js';
+import { fileInNodeModules } from '../../util/node-modules.js';
 import { hasDirection, MAX_VECTOR_DIMENSIONS, storableDimensions } from '../../util/vector-checks.js';
 import type { ListFilter } from '../contract/items.js';
 import type { ScoredItem } from '../contract/text-index.js';
@@ -228,11 +228,7 @@ let loadable: string | null | undefined;
 function platformFile(): string | undefined {
   const os = process.platform === 'win32' ? 'windows' : process.platform;
   const suffix = process.platform === 'win32' ? 'dll' : process.platform === 'darwin' ? 'dylib' : 'so';
-  const file = join('node_modules', `sqlite-vec-${os}-${process.arch}`, `vec0.${suffix}`);
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, file))) return join(dir, file);
-    if (dirname(dir) === dir) return undefined;
-  }
+  return fileInNodeModules(dirname(fileURLToPath(import.meta.url)), [join(`sqlite-vec-${os}-${process.arch}`, `vec0.${suffix}`)]);
 }
 
 function extensionPath(): string | undefined {
