@@ -71,6 +71,8 @@ function commonJs(path: string, code: string, dynamic: readonly string[]): strin
     text = text.split(call).join(target);
   }
   text = text.replace(/(["'])(\.\.?\/[^"']+)\.mjs\1/g, '$1$2.cjs$1');
+  // The comment that points to the chunk's licences (legalComments: 'linked') names the file too.
+  text = text.replace(/([\w-]+)\.mjs\.LEGAL\.txt/g, '$1.cjs.LEGAL.txt');
   const banner = [
     // Strict, as the ES module was: CommonJS code is sloppy unless it says so.
     '"use strict";',
