@@ -7,7 +7,7 @@
  * (`spawn.ts`). A piped input the command reads is read whole before the command is sent
  * (`stdin-plan.ts`). Light: node built-ins only, loaded before the CLI.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { launchError } from '../launch-error.js';
@@ -89,6 +89,15 @@ function connected(path: string): Promise<Socket | undefined> {
   });
 }
 
+/** Whether `dir` holds any daemon's socket (one listing; a daemon of any build). */
+function holdsSocket(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => name.startsWith('daemon-') && name.endsWith('.sock'));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Runs `argv` (naming `command`) in the user's daemon: its exit code, or `local` when no daemon of
  * this build answered (nothing ran: run the command here, on `input` when it was read ahead).
@@ -105,6 +114,8 @@ export async function runInDaemon(command: string, argv: readonly string[], io: 
     }
   }
   if (unsafeDir(dir) !== undefined) return { local: true };
+  // No daemon's socket in the folder: none can answer, and hashing this build is not needed.
+  if (!auto && !holdsSocket(dir)) return { local: true };
   const build = buildId();
   const path = socketIn(dir, build);
   const socket = await connected(path);
