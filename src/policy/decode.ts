@@ -35,18 +35,54 @@ export const WHOLE_FILE_DECODE_BUDGET = 1_000_000;
 
 /**
  * What `unsplit` removes: quote-glue-quote between two token characters (concatenation), and line
- * breaks with the indentation, quote markers and continuation backslashes around them.
+ * breaks with the indentation, quote markers and continuation backslashes around them. The quote
+ * comes before the look back at the character it follows: the same matches, found by V8 in a
+ * third of the time of the look back first.
  */
 const GLUE = new RegExp(
   [
-    '(?<=[^\\s"\'`])["\'`][ \\t]*(?:\\+|\\.|&|\\|\\||\\\\)?[ \\t]*'
+    '["\'`](?<=[^\\s"\'`]["\'`])[ \\t]*(?:\\+|\\.|&|\\|\\||\\\\)?[ \\t]*'
     + '(?:\\r?\\n[ \\t]*(?:>[ \\t]?)*[ \\t]*(?:\\+|\\.|&|\\|\\|)?[ \\t]*)?\\(?["\'`](?=[^\\s"\'`])',
     '[ \\t]*\\\\?[ \\t]*(?:\\r\\n|\\r|\\n)[ \\t]*(?:>[ \\t]?)*[ \\t]*',
   ].join('|'),
   'g',
 );
-const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}/g;
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){6,}/g;
+
+/** The characters of a base64 (or base64url) run, by ASCII code. */
+const RUN_CHARS = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') RUN_CHARS[ch.charCodeAt(0)] = 1;
+const EQUALS = 0x3d;
+
+/** A run found in a text, as a match of an expression gives it. */
+interface Run {
+  index: number;
+  0: string;
+}
+
+/**
+ * The base64 runs of `text`: each longest run of 16 or more base64 or base64url characters, with
+ * up to two `=` after it. The matches of `/(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}/g`, in
+ * one pass over the code units (the expression took a tenth of the policy's time on long texts).
+ */
+export function base64Runs(text: string): Run[] {
+  const runs: Run[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : -1;
+    if (c >= 0 && c < 128 && RUN_CHARS[c] === 1) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0 && i - start >= 16) {
+      let end = i;
+      if (c === EQUALS) end += text.charCodeAt(end + 1) === EQUALS ? 2 : 1;
+      runs.push({ index: start, 0: text.slice(start, end) });
+    }
+    start = -1;
+  }
+  return runs;
+}
 const URL_ESCAPES = /(?:%[0-9A-Fa-f]{2})+|\+/g;
 
 interface Piece {
@@ -151,8 +187,8 @@ export function decodedRuns(view: View, budget: DecodeBudget, derived: readonly 
   for (const source of [...derived, view]) {
     if (source === view) covered.sort((a, b) => a.start - b.start);
     let next = 0;
-    for (const pattern of [BASE64_RUN, HEX_ESCAPES]) {
-      for (const m of source.text.matchAll(pattern)) {
+    for (const runs of [base64Runs(source.text), source.text.matchAll(HEX_ESCAPES)]) {
+      for (const m of runs) {
         if (budget.chars <= 0) break;
         const span = spanIn(source, view, m.index, m.index + m[0].length);
         if (source === view) {

@@ -26,6 +26,8 @@ import {
   screenData,
 } from './screen-data.js';
 
+const NON_ASCII = /[^\0-\x7f]/;
+
 /** `always` (the default); `never`: for tests comparing both. */
 let screening: 'always' | 'never' = 'always';
 
@@ -46,9 +48,14 @@ interface Bucket {
   long: Map<number, EntryData[]>;
 }
 
-/** The literals of one kind of rule (see {@link KindData}), with a bit set per three-code-unit hash with a bucket. */
+/**
+ * The literals of one kind of rule (see {@link KindData}), with a bit set per three-code-unit hash
+ * with a bucket; the shortest apart by whether they are all ASCII (the others cannot occur in a
+ * text that is, as most are).
+ */
 interface Table {
   short: EntryData[];
+  wide: EntryData[];
   bits: Uint8Array;
   buckets: Map<number, Bucket>;
 }
@@ -63,9 +70,6 @@ interface Tables {
   data: ScreenData;
 }
 
-/** 31^3, taken out of the rolling hash as the window slides. */
-const DROP3 = 31 ** 3;
-
 function table(data: KindData): Table {
   const bits = new Uint8Array(HASH_MASK + 1);
   const buckets = new Map<number, Bucket>();
@@ -73,7 +77,8 @@ function table(data: KindData): Table {
     bits[h3] = 1;
     buckets.set(h3, { mid, long: new Map(long) });
   }
-  return { short: data.short, bits, buckets };
+  const ascii = (e: EntryData) => !NON_ASCII.test(e[0]) && (e[1] === null || !NON_ASCII.test(e[1]));
+  return { short: data.short.filter(ascii), wide: data.short.filter((e) => !ascii(e)), bits, buckets };
 }
 
 /**
@@ -103,33 +108,43 @@ interface Scanned {
   aligned: boolean;
 }
 
+function occurs(text: string, literal: string, at: number | undefined): boolean {
+  return at === undefined ? text.includes(literal) : text.startsWith(literal, at);
+}
+
 /** Marks the rules of `e` when it occurs at `at` (`at` undefined: anywhere). */
 function check(e: EntryData, s: Scanned, at: number | undefined, hit: Uint8Array): void {
   if (!pending(e, hit)) return;
-  const occurs = (text: string, literal: string) =>
-    (at === undefined ? text.includes(literal) : text.startsWith(literal, at));
   const [upper, exact, rules] = e;
-  if (!occurs(s.upper, upper)) return;
-  if (exact !== null && s.aligned && !occurs(s.text, exact)) return;
+  if (!occurs(s.upper, upper, at)) return;
+  if (exact !== null && s.aligned && !occurs(s.text, exact, at)) return;
   for (const r of rules) hit[r] = 1;
 }
 
-/** Marks in `hit` the rules of every literal of `t` that occurs in the text (one pass, one rolling hash). */
+/** Marks in `hit` the rules of every literal of `t` that occurs in the text (one pass, hashing three code units). */
 function scan(s: Scanned, t: Table, hit: Uint8Array): void {
   for (const e of t.short) check(e, s, undefined, hit);
   const { upper } = s;
   const { bits, buckets } = t;
-  let h = 0;
+  // The two code units before this one: the hash of three is `hashOf(upper, i - 2, 3)`.
+  let c0 = 0;
+  let c1 = 0;
+  // Every code unit or'ed: 0x80 or more when the text is not all ASCII.
+  let any = 0;
   for (let i = 0; i < upper.length; i++) {
-    h = (Math.imul(h, 31) + upper.charCodeAt(i)) | 0;
-    if (i >= 3) h = (h - Math.imul(DROP3, upper.charCodeAt(i - 3))) | 0;
-    if (i < 2 || bits[h & HASH_MASK] !== 1) continue;
-    const bucket = buckets.get(h & HASH_MASK) as Bucket;
+    const c = upper.charCodeAt(i);
+    any |= c;
+    const h = (c0 * 961 + c1 * 31 + c) & HASH_MASK;
+    c0 = c1;
+    c1 = c;
+    if (i < 2 || bits[h] !== 1) continue;
+    const bucket = buckets.get(h) as Bucket;
     const at = i - 2;
     for (const e of bucket.mid) check(e, s, at, hit);
     if (bucket.long.size === 0 || at + 6 > upper.length) continue;
     for (const e of bucket.long.get(hashOf(upper, at, 6)) ?? []) check(e, s, at, hit);
   }
+  if (any >= 0x80) for (const e of t.wide) check(e, s, undefined, hit);
 }
 
 /**

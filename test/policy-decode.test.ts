@@ -1,0 +1,62 @@
+/**
+ * The token views' scanners against the expressions they stand for: `base64Runs` against the run
+ * expression it replaced, and `unsplit` against its glue expression with the look back first (the
+ * order it had), on random texts built from the characters each one reads.
+ */
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { base64Runs, unsplit } from '../src/policy/decode.js';
+
+/** A deterministic generator (mulberry32), so that a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function texts(alphabet: readonly string[], count: number, seed: number): string[] {
+  const next = random(seed);
+  return Array.from({ length: count }, () => {
+    const length = Math.floor(next() * 90);
+    let text = '';
+    for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)] ?? '';
+    return text;
+  });
+}
+
+test('base64Runs gives the matches of the base64 run expression', () => {
+  const expression = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}/g;
+  // Mostly run characters, so that runs of 16 and more are common; '=', blanks and others between.
+  const alphabet = [...'aZ09+/_-aZ09+/_-aZ09+/_-', '=', '=', ' ', '\n', '.', 'é', '😀', '\\'];
+  let runs = 0;
+  for (const text of texts(alphabet, 20_000, 1)) {
+    const expected = [...text.matchAll(expression)].map((m) => [m.index, m[0]]);
+    assert.deepEqual(base64Runs(text).map((m) => [m.index, m[0]]), expected, JSON.stringify(text));
+    runs += expected.length;
+  }
+  assert.ok(runs > 1_000, `the texts held ${runs} runs`);
+});
+
+test('unsplit removes what the glue expression with the look back first matches', () => {
+  const before = new RegExp(
+    [
+      '(?<=[^\\s"\'`])["\'`][ \\t]*(?:\\+|\\.|&|\\|\\||\\\\)?[ \\t]*'
+      + '(?:\\r?\\n[ \\t]*(?:>[ \\t]?)*[ \\t]*(?:\\+|\\.|&|\\|\\|)?[ \\t]*)?\\(?["\'`](?=[^\\s"\'`])',
+      '[ \\t]*\\\\?[ \\t]*(?:\\r\\n|\\r|\\n)[ \\t]*(?:>[ \\t]?)*[ \\t]*',
+    ].join('|'),
+    'g',
+  );
+  const alphabet = [...'ab"\'`"\'` \t\r\n\n>+.&|\\(', '||', '\r\n'];
+  let joined = 0;
+  for (const text of texts(alphabet, 20_000, 2)) {
+    const expected = text.replace(before, '');
+    const view = unsplit({ text, label: '' });
+    assert.equal(view?.text ?? text, expected, JSON.stringify(text));
+    if (view !== undefined) joined++;
+  }
+  assert.ok(joined > 10_000, `${joined} texts were joined`);
+});
