@@ -93,7 +93,10 @@ export function commandContext({ settings, io, output, stores, verbose }: Contex
   return {
     settings,
     cwd: io.cwd,
-    stdin: io.stdin,
+    // Read on first use: the process's stdin is made only for a command that reads it.
+    get stdin() {
+      return io.stdin;
+    },
     stderr: io.stderr,
     warn: (message) => output.warn(message),
     info: (message) => output.info(message),

@@ -42,8 +42,18 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(help);
     return;
   }
-  const { env, stdin, stdout, stderr } = process;
-  const io = { env, cwd: process.cwd(), stdin: stdin as NodeJS.ReadableStream & { isTTY?: boolean }, stdout, stderr };
+  const { env, stdout, stderr } = process;
+  const io = {
+    env,
+    cwd: process.cwd(),
+    stdout,
+    stderr,
+    // Made on first read: node sets up a piped stdin as a socket, milliseconds a command that reads
+    // no input (list, search, recall) never needs.
+    get stdin() {
+      return process.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
+    },
+  };
   // With `engram daemon` running, the commands agents call in loops run there, warm (daemon/client.ts).
   const command = invokedCommand(argv);
   const client = command !== undefined && DAEMON_COMMANDS.has(command) && env.ENGRAM_DAEMON !== 'off'

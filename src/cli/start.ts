@@ -4,7 +4,6 @@
  * (`hook-fast.ts`), anything else through the full CLI (`run-cli.ts`). An ES module, like every
  * part of the CLI but the executable.
  */
-import { Readable } from 'node:stream';
 import type { CliIo } from './run-cli.js';
 
 /**
@@ -12,10 +11,16 @@ import type { CliIo } from './run-cli.js';
  * away (the command reads it as its stdin). Resolves to the exit code.
  */
 export async function start(argv: readonly string[], io: Omit<CliIo, 'argv'>, input?: Buffer): Promise<number> {
-  const streams = input === undefined ? io : { ...io, stdin: Object.assign(Readable.from([input]), { isTTY: false }) };
+  // Copied as properties: stdin may be a getter, made only for a command that reads it.
+  const own = Object.getOwnPropertyDescriptors(io);
+  if (input !== undefined) {
+    const { Readable } = await import('node:stream');
+    own.stdin = { value: Object.assign(Readable.from([input]), { isTTY: false }), enumerable: true };
+  }
+  const streams = Object.defineProperties({}, own) as Omit<CliIo, 'argv'>;
   const hook = argv.includes('hook') ? await import('./hook-fast.js') : undefined;
   const line = hook?.parseHookLine([...argv]);
   if (hook !== undefined && line !== undefined) return hook.runHookLine(line, streams);
   const { runCli } = await import('./run-cli.js');
-  return runCli({ argv: [...argv], ...streams });
+  return runCli(Object.defineProperties({ argv: [...argv] }, own) as CliIo);
 }
