@@ -5,7 +5,7 @@
  * is decoded before anything reads it (UTF-8, UTF-16 with or without a BOM; util/text-bytes.ts);
  * binary input is refused with PARAM_ERROR.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { EngramError } from '../errors.js';
 import { decodeTextBytes } from '../util/text-bytes.js';
 import type { CliContext } from './context.js';
@@ -61,8 +61,9 @@ export async function readFileOrStdin(path: string, ctx: CliContext): Promise<st
   if (path === '-') return readStdin(ctx.stdin);
   let bytes: Buffer;
   try {
-    if ((await stat(path)).size > MAX_STDIN_BYTES) throw tooLarge(`File ${path}`, MAX_STDIN_BYTES);
-    bytes = await readFile(path);
+    // Read at once (node:fs/promises took milliseconds to load in every process that could read a file).
+    if (statSync(path).size > MAX_STDIN_BYTES) throw tooLarge(`File ${path}`, MAX_STDIN_BYTES);
+    bytes = readFileSync(path);
   } catch (error) {
     if (error instanceof EngramError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
