@@ -1,11 +1,13 @@
 /**
- * The token views' scanners against the expressions they stand for: `base64Runs` against the run
- * expression it replaced, and `unsplit` against its glue expression with the look back first (the
- * order it had), on random texts built from the characters each one reads.
+ * The policy's views against the expressions they stand for: `base64Runs` against the run
+ * expression it replaced, `unsplit` against its glue expression with the look back first (the
+ * order it had), and the leetspeak views against a replace per reading of `1`, on random texts
+ * built from the characters each one reads.
  */
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { base64Runs, unsplit } from '../src/policy/decode.js';
+import { deobfuscatedViews } from '../src/policy/deobfuscate.js';
 
 /** A deterministic generator (mulberry32), so that a failure can be replayed. */
 function random(seed: number): () => number {
@@ -59,4 +61,26 @@ test('unsplit removes what the glue expression with the look back first matches'
     if (view !== undefined) joined++;
   }
   assert.ok(joined > 10_000, `${joined} texts were joined`);
+});
+
+test('the leetspeak views are the text with each leet word read with 1 as i, then as l', () => {
+  const leetWord = /(?<![\p{L}\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{2,24}(?![\p{L}\p{N}])/gu;
+  const letters: Readonly<Record<string, string>> = { '0': 'o', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's' };
+  const read = (text: string, one: string) =>
+    text.replace(leetWord, (word) => [...word].map((ch) => (ch === '1' ? one : letters[ch] ?? ch)).join(''));
+  // Words of two characters or more (no spaced single letters), no entity, emphasis or tag character.
+  const next = random(3);
+  const pick = (from: string) => from[Math.floor(next() * from.length)] ?? '';
+  let seen = 0;
+  for (let i = 0; i < 5_000; i++) {
+    const words = Array.from({ length: 1 + Math.floor(next() * 8) }, () =>
+      Array.from({ length: 2 + Math.floor(next() * 7) }, () => pick('abcxyz013457@$1é')).join(''));
+    const text = words.map((w) => `${w}${pick(' \n.,')}`).join('');
+    const views = deobfuscatedViews(text).filter((v) => v.label.includes('leetspeak')).map((v) => v.text);
+    if (views.length === 0) continue;
+    const [withI, withL] = [read(text, 'i'), read(text, 'l')];
+    assert.deepEqual(views, withL === withI ? [withI] : [withI, withL], JSON.stringify(text));
+    seen++;
+  }
+  assert.ok(seen > 2_000, `${seen} texts had leetspeak views`);
 });

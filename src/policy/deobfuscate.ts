@@ -94,10 +94,20 @@ export function deobfuscatedViews(raw: string): DeobfuscatedView[] {
   }
   if (LEET_CUE.test(text)) {
     const label = `${[...steps, 'leetspeak'].join(', ')}: `;
-    const withI = text.replace(LEET_WORD, (w) => unleet(w, 'i'));
-    const withL = text.replace(LEET_WORD, (w) => unleet(w, 'l'));
+    // The words are found once: `1` read as `i`, then as `l` when a word has a `1`.
+    const words = [...text.matchAll(LEET_WORD)];
+    const unleeted = (one: 'i' | 'l') => {
+      let out = '';
+      let at = 0;
+      for (const m of words) {
+        out += text.slice(at, m.index) + unleet(m[0], one);
+        at = m.index + m[0].length;
+      }
+      return out + text.slice(at);
+    };
+    const withI = unleeted('i');
     add(withI, label, false);
-    if (withL !== withI) add(withL, label, false);
+    if (words.some((m) => m[0].includes('1'))) add(unleeted('l'), label, false);
   } else if (text !== before) {
     add(text, `${steps.join(', ')}: `, false);
   }
