@@ -61,9 +61,13 @@ export async function readFileOrStdin(path: string, ctx: CliContext): Promise<st
   if (path === '-') return readStdin(ctx.stdin);
   let bytes: Buffer;
   try {
-    // Read at once (node:fs/promises took milliseconds to load in every process that could read a file).
-    if (statSync(path).size > MAX_STDIN_BYTES) throw tooLarge(`File ${path}`, MAX_STDIN_BYTES);
-    bytes = readFileSync(path);
+    const stats = statSync(path);
+    if (stats.size > MAX_STDIN_BYTES) throw tooLarge(`File ${path}`, MAX_STDIN_BYTES);
+    // A regular file is read at once (node:fs/promises took milliseconds to load in every process
+    // that could read a file). Anything else (a FIFO, a device) may wait for its writer: read it
+    // without holding the thread, so that a daemon still answers `daemon status`, `stop` and its
+    // signals meanwhile.
+    bytes = stats.isFile() ? readFileSync(path) : await (await import('node:fs/promises')).readFile(path);
   } catch (error) {
     if (error instanceof EngramError) throw error;
     const code = (error as NodeJS.ErrnoException).code;

@@ -51,8 +51,8 @@ export interface DeobfuscatedView {
 let entities: { decodeHTML(text: string): string } | undefined;
 
 function decodeHTML(text: string): string {
-  // In the bundle esbuild turns the `require` into a lazy start of the bundled package; out of
-  // it (the library, the tests: ES modules, which have no `require`) node loads it.
+  // External to the bundle (scripts/bundle.ts): its chunk's `require` loads it from node_modules;
+  // the library and the tests (ES modules, which have no `require`) load it the same way.
   entities ??= typeof require === 'function'
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     ? (require('entities') as { decodeHTML(text: string): string })

@@ -53,8 +53,8 @@ interface Bucket {
 
 /**
  * The literals of one kind of rule (see {@link KindData}), with a bit set per three-code-unit hash
- * with a bucket; the shortest apart by whether they are all ASCII (the others cannot occur in a
- * text that is, as most are).
+ * with a bucket; the shortest apart by whether they are all ASCII upper-cased (the others cannot
+ * occur in a text whose upper case is, as most are).
  */
 interface Table {
   short: EntryData[];
@@ -81,7 +81,9 @@ function table(data: KindData | PackedKindData): Table {
     bits[h3] = 1;
     buckets.set(h3, typeof mid === 'string' ? mid : { mid, long: new Map(long) });
   }
-  const ascii = (e: EntryData) => !NON_ASCII.test(e[0]) && (e[1] === null || !NON_ASCII.test(e[1]));
+  // By the upper-cased literal alone: that is what must occur in the upper-cased text first, and
+  // an ASCII one may stand for a literal that is not (`ı` is looked for as `I`, `ſ` as `S`).
+  const ascii = (e: EntryData) => !NON_ASCII.test(e[0]);
   return { short: data.short.filter(ascii), wide: data.short.filter((e) => !ascii(e)), bits, buckets };
 }
 

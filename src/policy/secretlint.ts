@@ -43,9 +43,9 @@ const SKIPPED = new Set(['@secretlint/secretlint-rule-filter-comments', '@secret
 
 /**
  * The preset (lodash and some thirty rules: milliseconds to evaluate), loaded on first need: a
- * process whose texts no scanner is admitted for (the screen, screen.ts) never evaluates it. In
- * the bundle esbuild turns the `require` into a lazy start of the bundled preset; out of the bundle
- * (the library, the tests: ES modules, which have no `require`) node loads it from node_modules.
+ * process whose texts no scanner is admitted for (the screen, screen.ts) never evaluates it. The
+ * bundle keeps it external (scripts/bundle.ts): its chunk's `require` loads it from node_modules;
+ * the library and the tests (ES modules, which have no `require`) load it the same way.
  */
 let preset: { rules: unknown } | undefined;
 
