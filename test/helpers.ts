@@ -118,3 +118,14 @@ export function hostile(group: string, note: RegExp): string {
   if (found === undefined) throw new Error(`no adversarial fixture ${group} ${note}`);
   return found.text;
 }
+
+/** A small deterministic random source (mulberry32): floats in [0, 1), so that a failure can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -8,20 +8,10 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { base64Runs, unsplit } from '../src/policy/decode.js';
 import { deobfuscatedViews } from '../src/policy/deobfuscate.js';
-
-/** A deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './helpers.js';
 
 function texts(alphabet: readonly string[], count: number, seed: number): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: count }, () => {
     const length = Math.floor(next() * 90);
     let text = '';
@@ -69,7 +59,7 @@ test('the leetspeak views are the text with each leet word read with 1 as i, the
   const read = (text: string, one: string) =>
     text.replace(leetWord, (word) => [...word].map((ch) => (ch === '1' ? one : letters[ch] ?? ch)).join(''));
   // Words of two characters or more (no spaced single letters), no entity, emphasis or tag character.
-  const next = random(3);
+  const next = seededRandom(3);
   const pick = (from: string) => from[Math.floor(next() * from.length)] ?? '';
   let seen = 0;
   for (let i = 0; i < 5_000; i++) {

@@ -10,21 +10,10 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writ
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { type Engram, openEngram } from '../src/engram.js';
-import { CLI, cli, tempDir } from './helpers.js';
+import { CLI, cli, seededRandom, tempDir } from './helpers.js';
 
 const WORDS = ['deploy', 'cache', 'rollback', 'schema', 'webhook', 'latency', 'quota', 'replica', 'backup', 'token bucket'];
 const QUERIES = ['deploy', 'cache rollback', 'schema', 'webhook latency', 'quota', 'replica backup', 'bucket', 'section'];
-
-/** A small deterministic random source (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A file's text: unique to the file and its version (no two files share a chunk), some words shared. */
 function fileText(id: string, version: number, rand: () => number, big = false): string {
@@ -90,7 +79,7 @@ async function searchResults(engram: Engram, prefix: string): Promise<Record<str
 test('after adds, changes, deletes and renames, a sync leaves the index a fresh ingest of the tree would build', async (t) => {
   const dir = tempDir(t);
   const docs = join(dir, 'docs');
-  const rand = random(17);
+  const rand = seededRandom(17);
   mkdirSync(join(docs, 'guides', 'deep'), { recursive: true });
   for (let i = 0; i < 8; i++) writeFileSync(join(docs, i % 3 === 0 ? 'guides' : '.', `file-${i}.md`), fileText(`f${i}`, 0, rand));
   writeFileSync(join(docs, 'guides', 'deep', 'big.md'), fileText('big', 0, rand, true));
