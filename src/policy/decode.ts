@@ -48,6 +48,7 @@ const GLUE = new RegExp(
   'g',
 );
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){6,}/g;
+const URL_ESCAPES = /(?:%[0-9A-Fa-f]{2})+|\+/g;
 
 /** The characters of a base64 (or base64url) run, by ASCII code. */
 const RUN_CHARS = new Uint8Array(128);
@@ -83,7 +84,6 @@ export function base64Runs(text: string): Run[] {
   }
   return runs;
 }
-const URL_ESCAPES = /(?:%[0-9A-Fa-f]{2})+|\+/g;
 
 interface Piece {
   text: string;

@@ -124,7 +124,7 @@ export function unpackBucket(packed: string): [mid: EntryData[], long: [h6: numb
 
 export const HASH_MASK = 0x3ffff;
 
-/** The hash of `width` code units of `text` from `at` (the screen's rolling hash computes the same for three). */
+/** The hash of `width` code units of `text` from `at` (the screen's scan computes the same for each three). */
 export function hashOf(text: string, at: number, width: number): number {
   let h = 0;
   for (let i = at; i < at + width; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
