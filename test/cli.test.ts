@@ -346,7 +346,10 @@ test('a reader that closes early (engram export | head -1) ends the command quie
   cli(['import', '--db', db, '-'], {
     input: Array.from({ length: 3000 }, (_, i) => JSON.stringify({ content: `line ${i} ${'x'.repeat(200)}` })).join('\n'),
   });
-  const run = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" export --db "${db}" | head -1`], { encoding: 'utf8' });
+  // pipefail: the status is engram's (head's is 0 anyway).
+  const run = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" export --db "${db}" | head -1`], {
+    encoding: 'utf8',
+  });
   assert.equal(run.status, 0);
   assert.equal(run.stdout.trimEnd().split('\n').length, 1);
   assert.doesNotMatch(run.stderr, /EPIPE|Error/);

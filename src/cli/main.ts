@@ -12,6 +12,7 @@ import { VERSION } from '../version.js';
 import { DAEMON_COMMANDS } from './daemon/commands.js';
 import { invokedCommand } from './command-word.js';
 import { launchError } from './launch-error.js';
+import { stdStream } from './std-stream.js';
 
 // Node 22.1+ can keep the compiled code of the modules it loads in a cache directory, so later
 // runs skip that compilation; Node 20 has no such cache and ignores this.
@@ -26,23 +27,28 @@ function prebuiltHelp(): string | undefined {
 }
 
 // A reader that stops early (`engram export | head`) is normal in a pipeline, not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(process.exitCode ?? 0);
-});
+const readerGone = () => process.exit(process.exitCode ?? 0);
+const stdout = stdStream(1, () => {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    readerGone();
+  });
+  return process.stdout;
+}, readerGone);
+const stderr = stdStream(2, () => process.stderr, () => undefined);
 
 async function main(argv: readonly string[]): Promise<void> {
   const only = argv.length === 1 ? argv[0] : undefined;
   const help = only === '--help' || only === '-h' ? prebuiltHelp() : undefined;
   if (only === '--version' || only === '-V') {
-    process.stdout.write(`${VERSION}\n`);
+    stdout.write(`${VERSION}\n`);
     return;
   }
   if (help !== undefined) {
-    process.stdout.write(help);
+    stdout.write(help);
     return;
   }
-  const { env, stdout, stderr } = process;
+  const { env } = process;
   const io = {
     env,
     cwd: process.cwd(),
@@ -81,6 +87,6 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   const hint = gone ? 'Change to a folder that exists (cd) and run the command again.' : undefined;
   const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
   const stack = verbose && error instanceof Error && error.stack !== undefined ? `\n${error.stack}` : '';
-  process.stderr.write(launchError(message, hint, process.stdout.isTTY !== true, stack));
+  stderr.write(launchError(message, hint, stdout.isTTY !== true, stack));
   process.exitCode = 1;
 });
