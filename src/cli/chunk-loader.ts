@@ -8,7 +8,9 @@
  * the compile node would have done anyway; the chunks also load with plain `require` (the policy
  * worker does). V8 checks a cache's checksum only when asked to (`--verify-snapshot-checksum`,
  * off in node's builds): the loader asks, so a damaged cache file is refused, not run (it crashed
- * node); the build records the caches under the same flag, which V8 also checks.
+ * node); the build records the caches under the same flag, which V8 also checks. The flag is on
+ * only while a chunk compiles or its cache is recorded: node's own modules (`node:crypto`, the
+ * streams) carry code caches made without it, which V8 would refuse too while it is on.
  *
  * A chunk's relative `require` of another chunk comes back here; any other (node's modules,
  * node_modules) goes to node, resolved from the chunk's folder. A chunk's `import()` of an ES
@@ -25,8 +27,15 @@ interface Chunk {
   script: Script;
 }
 
-// Before any chunk compiles: a cache whose bytes do not add up is refused (see above).
-setFlagsFromString('--verify-snapshot-checksum');
+/** Runs `f` with V8 checking code cache checksums: a cache whose bytes do not add up is refused (see above). */
+function withChecksums<T>(f: () => T): T {
+  setFlagsFromString('--verify-snapshot-checksum');
+  try {
+    return f();
+  } finally {
+    setFlagsFromString('--no-verify-snapshot-checksum');
+  }
+}
 
 const chunks = new Map<string, Chunk>();
 /** Node's `require` from a folder of the bundle, one per folder (making one costs a path walk). */
@@ -55,7 +64,8 @@ export function loadChunk(file: string): unknown {
   const known = chunks.get(file);
   if (known !== undefined) return known.module.exports;
   const source = readFileSync(file, 'utf8');
-  const script = new Script(Module.wrap(source), { filename: file, cachedData: readCache(file) });
+  const cachedData = readCache(file);
+  const script = withChecksums(() => new Script(Module.wrap(source), { filename: file, cachedData }));
   const mod = { exports: {} as unknown, filename: file, loaded: false };
   chunks.set(file, { module: mod, script });
   const folder = dirname(file);
@@ -92,7 +102,7 @@ export function writeCodeCaches(): number {
     const cache = cacheOf(file);
     mkdirSync(dirname(cache), { recursive: true });
     // Whole or not at all: a cache cut short by an interrupted build is never read.
-    writeFileSync(`${cache}.tmp`, script.createCachedData());
+    writeFileSync(`${cache}.tmp`, withChecksums(() => script.createCachedData()));
     renameSync(`${cache}.tmp`, cache);
   }
   return chunks.size;
