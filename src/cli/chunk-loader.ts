@@ -16,7 +16,7 @@
  * node_modules) goes to node, resolved from the chunk's folder. A chunk's `import()` of an ES
  * module goes through `require.engramImport`, which a script compiled by `vm` cannot do itself.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -59,13 +59,35 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
+const [HEAD, TAIL] = Module.wrap('\0').split('\0').map((part) => Buffer.from(part)) as [Buffer, Buffer];
+
+/**
+ * The source of `file` inside node's CommonJS wrapper (`Module.wrap`), read into one buffer and
+ * decoded once: wrapping the decoded text instead makes a joined string, which V8 copies whole
+ * again before it compiles (a copy of every chunk a command loads, and the collections it causes).
+ */
+function wrappedSource(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.allocUnsafe(HEAD.length + size + TAIL.length);
+    HEAD.copy(bytes);
+    let read = 0;
+    for (let n = 1; read < size && n > 0; read += n) n = readSync(fd, bytes, HEAD.length + read, size - read, read);
+    TAIL.copy(bytes, HEAD.length + read);
+    return bytes.toString('utf8', 0, HEAD.length + read + TAIL.length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The exports of the chunk `file` (an absolute path), loaded once. */
 export function loadChunk(file: string): unknown {
   const known = chunks.get(file);
   if (known !== undefined) return known.module.exports;
-  const source = readFileSync(file, 'utf8');
+  const source = wrappedSource(file);
   const cachedData = readCache(file);
-  const script = withChecksums(() => new Script(Module.wrap(source), { filename: file, cachedData }));
+  const script = withChecksums(() => new Script(source, { filename: file, cachedData }));
   const mod = { exports: {} as unknown, filename: file, loaded: false };
   chunks.set(file, { module: mod, script });
   const folder = dirname(file);
