@@ -12,7 +12,8 @@ import { test } from 'node:test';
 import { createItem } from '../src/items/build-item.js';
 import { openEngram } from '../src/index.js';
 import { type Candidate, packRecall, type RecallMode } from '../src/recall/injection-block.js';
-import { loadTokenizer, type Tokenizer } from '../src/recall/tokenizer.js';
+import { estimateTokens } from '../src/recall/estimate-tokens.js';
+import { CHARS_TOKENIZER, loadTokenizer, type Tokenizer } from '../src/recall/tokenizer.js';
 import { TOKENIZER_NAMES, type MemoryItem } from '../src/types.js';
 import { tempDir } from './helpers.js';
 import { mixedMemory, seeded } from './token-fixtures.js';
@@ -105,5 +106,48 @@ test('recall through openEngram keeps the budget by the store\'s tokenizer, and 
       matched += result.injected.length;
     }
     assert.ok(matched > 0, `${name}: no query injected anything`);
+  }
+});
+
+test('the estimate\'s least count is never above the estimate, on mixed-script text and whole item blocks', () => {
+  const random = seeded(0x18_a7);
+  const texts = Array.from({ length: 3000 }, () => mixedMemory(random));
+  texts.push('don\'t', 'rock\'n\'roll', 'I\'m here', '\'quoted\' words', 'naïve café', 'abcдef', 'HelloWorld', 'x\'', 'e\u0301t\u00e9');
+  const candidates = randomCandidates(random, 200);
+  texts.push(...packRecall(candidates, { budget: 1_000_000, mode: 'inject', header: true }).text.split(/(?=--- ITEM )/));
+  let tight = 0;
+  for (const text of texts) {
+    const least = CHARS_TOKENIZER.atLeast?.(text) ?? -1;
+    assert.ok(least >= 0 && least <= estimateTokens(text), JSON.stringify(text));
+    if (least > 0) tight++;
+  }
+  // It says something: most texts have a floor above zero.
+  assert.ok(tight > texts.length / 2, `${tight} of ${texts.length}`);
+});
+
+/** Candidates of plain English-like prose (words of 1 to 14 letters), where the least count is closest. */
+function proseCandidates(random: () => number, count: number): Candidate[] {
+  const word = () => Array.from({ length: 1 + Math.floor(random() * 14) }, () => 'etaoinshrdlucmfw'[Math.floor(random() * 16)]).join('');
+  return Array.from({ length: count }, (_, i) => {
+    const content = Array.from({ length: 5 + Math.floor(random() * 80) }, word).join(random() < 0.8 ? ' ' : '\n');
+    return { item: createItem(`MEM-${i.toString(16).padStart(12, '0')}`, { content }, AT), score: count - i };
+  });
+}
+
+test('packing with the least count skips only what could not fit: the same output, injected and catalog as measuring all', () => {
+  const random = seeded(0x18_a8);
+  const measureAll: Tokenizer = { name: 'chars', count: estimateTokens };
+  for (let n = 0; n < 600; n++) {
+    const count = Math.floor(random() * 40);
+    const candidates = random() < 0.5 ? proseCandidates(random, count) : randomCandidates(random, count);
+    // Half the budgets end just past a few blocks, where a skip that should not be would show.
+    const sizes = packRecall(candidates, { budget: 1, mode: 'catalog', header: true }).catalog.map((e) => e.tokens);
+    const some = sizes.slice(0, Math.floor(random() * sizes.length)).reduce((a, b) => a + b, 0);
+    const budget = random() < 0.5 ? budgetFrom(random) : some + 30 + Math.floor(random() * 40);
+    const mode = MODES[Math.floor(random() * MODES.length)] ?? 'inject';
+    const header = random() < 0.8;
+    const fast = packRecall(candidates, { budget, mode, header, tokenizer: CHARS_TOKENIZER });
+    const all = packRecall(candidates, { budget, mode, header, tokenizer: measureAll });
+    assert.equal(JSON.stringify(fast), JSON.stringify(all), `case ${n}: budget ${budget}, mode ${mode}`);
   }
 });

@@ -80,9 +80,23 @@ function header(matched: number, injected: number | string, budget: number): str
 
 const footer = (tokens: number | string) => `[/ENGRAM_MEMORY tokens_used=${tokens}]\n`;
 
-function entry(candidate: Candidate, tokens: number): CatalogEntry {
+/** A candidate's entry; its title and its size are worked out when read (text output reads neither). */
+function entry(candidate: Candidate, size: () => number): CatalogEntry {
   const { item, score } = candidate;
-  return { id: item.id, title: label(item), type: item.type, tier: item.tier, score, tokens };
+  let title: string | undefined;
+  let tokens: number | undefined;
+  return {
+    id: item.id,
+    get title() {
+      return (title ??= label(item));
+    },
+    type: item.type,
+    tier: item.tier,
+    score,
+    get tokens() {
+      return (tokens ??= size());
+    },
+  };
 }
 
 function catalogText(entries: CatalogEntry[]): string {
@@ -125,17 +139,27 @@ function render(
 /** Packs `candidates` (best first) into the budget and renders the output for `mode`. */
 export function packRecall(candidates: readonly Candidate[], options: PackOptions): PackedRecall {
   const { budget, mode } = options;
-  const { count } = options.tokenizer ?? CHARS_TOKENIZER;
+  const { count, atLeast } = options.tokenizer ?? CHARS_TOKENIZER;
   const matched = candidates.length;
   const wide = '9'.repeat(String(Math.max(1, matched)).length);
   const frame = options.header ? count(header(matched, wide, budget)) + count(footer('9'.repeat(String(budget).length))) : 0;
 
-  // Measured with the widest index numbers: a rendered index is never wider.
-  const sizes = candidates.map((c) => count(itemBlock(c.item, wide, wide)));
+  // Measured with the widest index numbers: a rendered index is never wider. One that cannot fit
+  // even at the least its tokenizer could count is passed over unmeasured (the same choice, for
+  // less work); the catalog measures it if it is read.
+  const sizes: number[] = [];
+  const sizeOf = (i: number) => (sizes[i] ??= count(itemBlock((candidates[i] as Candidate).item, wide, wide)));
   const chosen: number[] = [];
   let used = frame;
-  sizes.forEach((size, i) => {
-    if (mode !== 'catalog' && used + size <= budget) {
+  candidates.forEach((c, i) => {
+    if (mode === 'catalog') return;
+    if (atLeast !== undefined) {
+      const block = itemBlock(c.item, wide, wide);
+      if (used + atLeast(block) > budget) return;
+      sizes[i] = count(block);
+    }
+    const size = sizeOf(i);
+    if (used + size <= budget) {
       chosen.push(i);
       used += size;
     }
@@ -150,9 +174,9 @@ export function packRecall(candidates: readonly Candidate[], options: PackOption
   }
 
   const total = String(chosen.length);
-  const injected = pick().map((c, n) => entry(c, count(itemBlock(c.item, String(n + 1), total))));
+  const injected = pick().map((c, n) => entry(c, () => count(itemBlock(c.item, String(n + 1), total))));
   const inBlock = new Set(chosen);
-  const left = candidates.flatMap((c, i) => (inBlock.has(i) ? [] : [entry(c, sizes[i] ?? 0)]));
+  const left = candidates.flatMap((c, i) => (inBlock.has(i) ? [] : [entry(c, () => sizeOf(i))]));
   const { block, tokens } = rendered;
   const text = mode === 'catalog' ? catalogText(left) : mode === 'hybrid' ? block + catalogText(left) : block;
   return { text, matched, injected, catalog: left, tokens_used: tokens };

@@ -7,19 +7,21 @@
  */
 import { EngramError } from '../errors.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../types.js';
-import { estimateTokens } from './estimate-tokens.js';
+import { estimateAtLeast, estimateTokens } from './estimate-tokens.js';
 
 export interface Tokenizer {
   readonly name: TokenizerName;
   /** Tokens of `text` by this tokenizer's measure. */
   count(text: string): number;
+  /** A count `count(text)` is never below, cheaper to get (packing skips what cannot fit with it). */
+  atLeast?(text: string): number;
 }
 
 /** The tokenizer of a run that names none. */
 export const DEFAULT_TOKENIZER: TokenizerName = 'chars';
 
 /** The built-in estimate, synchronous. */
-export const CHARS_TOKENIZER: Tokenizer = Object.freeze({ name: 'chars', count: estimateTokens });
+export const CHARS_TOKENIZER: Tokenizer = Object.freeze({ name: 'chars', count: estimateTokens, atLeast: estimateAtLeast });
 
 /** Special-token spellings in stored text (`<|endoftext|>`) are counted as the plain text they are. */
 const AS_TEXT = Object.freeze({ disallowedSpecial: new Set<string>() });
