@@ -23,15 +23,23 @@ const ZOD_CHUNKS = new Set(
 );
 
 /**
- * Preloaded with --require: logs every file of the bundle the process reads (the executable, each
- * chunk the chunk loader compiles, and a chunk node itself would load).
+ * Preloaded with --require: logs every file of the bundle the process reads or opens (the
+ * executable, each chunk the chunk loader compiles, and a chunk node itself would load).
  */
 const RECORDER = `const fs = require('node:fs');
 const log = process.env.BUNDLE_LOAD_LOG;
+const record = (path) => {
+  if (typeof path === 'string' && path.includes('/bundle/') && /\\.c?js$/.test(path)) fs.appendFileSync(log, path + '\\n');
+};
 const readFileSync = fs.readFileSync;
 fs.readFileSync = function (path, ...rest) {
-  if (typeof path === 'string' && path.includes('/bundle/') && /\\.c?js$/.test(path)) fs.appendFileSync(log, path + '\\n');
+  record(path);
   return readFileSync.call(this, path, ...rest);
+};
+const openSync = fs.openSync;
+fs.openSync = function (path, ...rest) {
+  record(path);
+  return openSync.call(this, path, ...rest);
 };
 `;
 

@@ -1,13 +1,12 @@
 /**
- * Standard output and error for the `engram` executable. On a terminal they are node's own
- * streams. Piped or redirected, node would make a stream object for each on first use (a socket
- * for a pipe: `node:net` and `node:stream` set up, milliseconds of a short command). Here a write
- * goes straight to the file descriptor instead, as node's own pipes and files on Linux do anyway
- * (synchronously). Anything else asked of the stream (`on`, `pipe`, a readline on stderr) makes
+ * Standard output and error for the `engram` executable. Piped or redirected to a file, node would
+ * make a stream object for each on first use (a socket for a pipe: `node:net` and `node:stream`
+ * set up, milliseconds of a short command). Here a write goes straight to the file descriptor
+ * instead, as node's own pipes and files on Linux do anyway (synchronously). A terminal gets node's
+ * own stream. Anything else asked of the stream (`on`, `pipe`, a readline on stderr) makes
  * node's stream then, and every write after that goes through it, so nothing is reordered.
  */
-import { writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync, writeSync } from 'node:fs';
 
 type Std = NodeJS.WriteStream;
 type Callback = (error?: Error | null) => void;
@@ -34,11 +33,24 @@ export function writeAll(fd: number, bytes: Uint8Array, write: typeof writeSync 
 }
 
 /**
+ * Whether `fd` is a pipe, a socket or a file: written to directly. A terminal, `/dev/null` and the
+ * like (character devices) are left to node (`node:tty` loads the streams anyway, so no `isatty`).
+ */
+function plain(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isFile() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Standard output (fd 1) or error (fd 2) as a stream: `real` gives node's. `broken` runs when the
  * reader went away (EPIPE); on stdout the caller ends the process, as with node's stream.
  */
 export function stdStream(fd: 1 | 2, real: () => Std, broken: () => void): Std {
-  if (isatty(fd)) return real();
+  if (!plain(fd)) return real();
   let stream: Std | undefined;
   const write = (chunk: string | Uint8Array, encoding?: BufferEncoding | Callback, callback?: Callback): boolean => {
     if (stream !== undefined) return stream.write(chunk, encoding as BufferEncoding, callback);
