@@ -8,7 +8,7 @@
  * (`stdin-plan.ts`). Light: node built-ins only, loaded before the CLI.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { launchError } from '../launch-error.js';
 import { buildId, daemonDir, socketIn, unsafeDir } from './paths.js';
@@ -75,8 +75,12 @@ function readAll(stdin: NodeJS.ReadableStream, boundMs?: number, limitBytes = In
 /** The daemon's answer: the command's exit code, or that it must run here (on the input read ahead, if any). */
 export type DaemonAnswer = { code: number } | { local: true; input?: Buffer };
 
-/** Connects to `path`; undefined when nothing listens there. */
-function connected(path: string): Promise<Socket | undefined> {
+/**
+ * Connects to `path`; undefined when nothing listens there. `node:net` is loaded here, only when a
+ * daemon's socket is there to try: it costs a command that runs in its own process milliseconds.
+ */
+async function connected(path: string): Promise<Socket | undefined> {
+  const { connect } = await import('node:net');
   return new Promise((resolve) => {
     const socket = connect(path);
     socket.once('connect', () => {
