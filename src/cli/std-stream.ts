@@ -6,7 +6,7 @@
  * own stream. Anything else asked of the stream (`on`, `pipe`, a readline on stderr) makes
  * node's stream then, and every write after that goes through it, so nothing is reordered.
  */
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 
 type Std = NodeJS.WriteStream;
 type Callback = (error?: Error | null) => void;
@@ -33,13 +33,14 @@ export function writeAll(fd: number, bytes: Uint8Array, write: typeof writeSync 
 }
 
 /**
- * Whether `fd` is a pipe, a socket or a file: written to directly. A terminal, `/dev/null` and the
- * like (character devices) are left to node (`node:tty` loads the streams anyway, so no `isatty`).
+ * Whether `fd` is a pipe, a socket, a file or `/dev/null`: written to directly. A terminal and any
+ * other device are left to node (without `node:tty`, which loads the streams: hence no `isatty`).
  */
 function plain(fd: number): boolean {
   try {
     const stat = fstatSync(fd);
-    return stat.isFIFO() || stat.isFile() || stat.isSocket();
+    if (stat.isFIFO() || stat.isFile() || stat.isSocket()) return true;
+    return stat.isCharacterDevice() && stat.rdev === statSync('/dev/null').rdev;
   } catch {
     return false;
   }
