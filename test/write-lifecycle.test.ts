@@ -4,9 +4,11 @@
  * library and on by default in the CLI.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { openEngram } from '../src/index.js';
 import { cli, hostile, tempDir } from './helpers.js';
 
@@ -231,4 +233,46 @@ test('CLI: auto-consolidation on by default (20), ENGRAM_AUTO_CONSOLIDATE, confi
   assert.equal((on.json?.auto_consolidation as { stm: number; threshold: number }).threshold, 20, 'the default threshold');
   assert.equal((on.json?.auto_consolidation as { clusters: number }).clusters, 11, 'the eleven pairs of puts 5 to 26');
   assert.equal(cli(['list', '--tier', 'stm', '--limit', '1'], { cwd: dir }).json?.total, 2, 'steps 2 and 14 had nothing to fold into');
+});
+
+test('auto-consolidation indexes a merged CJK item with its words though nothing loaded the segmenter ahead', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'cjk.db');
+  // Written with consolidation off; each note repeats the one before and adds a clause.
+  const writer = await openEngram({ path });
+  for (let n = 1; n <= 4; n++) {
+    await writer.put({ content: Array.from({ length: n }, (_, i) => `发布流水线通过了第${i + 1}步。`).join(' ') });
+  }
+  writer.close();
+  // A new engram (its indexer has loaded nothing) whose first write is ASCII triggers the pass.
+  const engram = await openEngram({ path, autoConsolidate: { threshold: 5, intervalMinutes: 10 } });
+  t.after(() => engram.close());
+  const run = (await engram.put({ content: 'The deploy checklist lives in the wiki' })).auto_consolidation;
+  assert.equal(run?.clusters, 1);
+  const merged = run?.merged_into ?? (await engram.list({ tier: 'mtm' })).items[0]?.id;
+  assert.match(String(merged), /^MEM-/);
+  // Found by the index's own words (not by the substring stage that finds any text).
+  const found = await engram.search({ query: '流水线' });
+  assert.equal(found.stage, 'any');
+  assert.ok(found.items.some((i) => i.id === merged), JSON.stringify(found.items.map((i) => i.id)));
+});
+
+test('auto-consolidation of a store without CJK text never loads the segmenter (jieba)', (t) => {
+  const dir = tempDir(t);
+  const index = JSON.stringify(fileURLToPath(new URL('../src/index.js', import.meta.url)));
+  const script = `
+    import { createRequire } from 'node:module';
+    const { openEngram } = await import(${index});
+    const engram = await openEngram({ path: ${JSON.stringify(join(dir, 'ascii.db'))}, autoConsolidate: { threshold: 5, intervalMinutes: 10 } });
+    let run;
+    for (let n = 1; n <= 5; n++) {
+      run = (await engram.put({ content: Array.from({ length: n }, (_, i) => 'The release pipeline passed step ' + (i + 1) + '.').join(' ') })).auto_consolidation;
+    }
+    engram.close();
+    const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('jieba'));
+    process.stdout.write(JSON.stringify({ clusters: run?.clusters, loaded }));
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  assert.deepEqual(JSON.parse(child.stdout), { clusters: 1, loaded: [] });
 });

@@ -36,8 +36,6 @@ export interface ItemWriter {
   readonly indexer: Indexer;
   /** Loads what indexing these items or texts needs, ahead of a transaction. */
   prepare(...texts: (string | Indexed | undefined)[]): Promise<void>;
-  /** Loads what indexing any text needs: before a pass that writes items not known yet. */
-  prepareAll(): Promise<void>;
   /** Stores a new item, its index entry, its revision and an event named `action`. */
   insert(item: MemoryItem, action: string, details?: WriteDetails, options?: InsertOptions): Promise<void>;
   /** Stores the next version of an item whose indexed text may have changed (it is indexed again). */
@@ -88,7 +86,6 @@ export function createItemWriter({ store, indexer, actor }: ItemWriterOptions): 
   return {
     indexer,
     prepare: (...texts) => indexer.prepare(...texts),
-    prepareAll: () => indexer.prepareAll(),
     async insert(item, action, details = {}, { at, history = [] } = {}) {
       await store.items.insert(item);
       await index(item);

@@ -50,7 +50,8 @@ export async function autoConsolidate(
   if (auto === undefined) return undefined;
   const at = ctx.clock();
   if (!(await autoDue(ctx, auto, at)) || await store.items.countLive('stm') < auto.threshold) return undefined;
-  await ctx.writer.prepareAll();
+  // Not prepared for every text ahead: the writer loads the CJK segmenter when it indexes a merged
+  // item that needs it (most stores hold none, and loading it costs the write tens of milliseconds).
   return store.transaction(async (): Promise<AutoConsolidation | undefined> => {
     // Another process may have run it since the check above.
     const stm = await store.items.countLive('stm');

@@ -143,8 +143,9 @@ async function writeMerge(
 }
 
 /**
- * Plans, and unless `dryRun` applies in one transaction, one consolidation pass. The writer must
- * be prepared for any text (`writer.prepareAll()`): merged items are indexed inside the transaction.
+ * Plans, and unless `dryRun` applies in one transaction, one consolidation pass. Merged items are
+ * indexed inside the transaction; a CJK one makes the writer load the segmenter there, which never
+ * waits on I/O (`search/segment.ts`).
  */
 export function consolidate({ store, writer }: WriteAccess, options: ConsolidateOptions): Promise<ConsolidationPlan> {
   const run = async (): Promise<ConsolidationPlan> => {

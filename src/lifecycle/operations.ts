@@ -69,8 +69,6 @@ export async function runConsolidation(
   ctx: OperationContext,
   { dryRun = false, scope }: ConsolidateInput = {},
 ): Promise<ConsolidationPlan> {
-  // Merged items are indexed inside the transaction; the segmenter must be ready for CJK text.
-  if (!dryRun) await ctx.writer.prepareAll();
   const now = ctx.now();
   const plan = await consolidate(ctx, { now, actor: ctx.actor, scope, dryRun, admit: ctx.admit });
   // A pass that found nothing to fold still ran: `status` tells when.

@@ -3,6 +3,8 @@
  * (`jieba-wasm`: one WebAssembly package with its dictionary, no native build, no download).
  * Loaded only when a text actually contains CJK characters.
  */
+import { createRequire } from 'node:module';
+import type * as JiebaModule from 'jieba-wasm';
 
 /** Splits one run of CJK text into words. */
 export type Segmenter = (text: string) => string[];
@@ -17,13 +19,29 @@ export function hasCjk(text: string): boolean {
   return HAS_CJK.test(text);
 }
 
-/** Loads jieba once; later calls return the same segmenter. */
-export async function loadSegmenter(): Promise<Segmenter> {
+/**
+ * Loads jieba once, synchronously (its Node build compiles its WebAssembly as it is required);
+ * later calls return the same segmenter. External to the bundle: a chunk's `require` loads it from
+ * node_modules, the library (ES modules) the same way.
+ */
+function loadJieba(): Segmenter {
   if (loaded === undefined) {
-    const { cut_for_search: cutForSearch } = await import('jieba-wasm');
-    loaded = (text) => cutForSearch(text, true);
+    const jieba = typeof require === 'function'
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      ? (require('jieba-wasm') as typeof JiebaModule)
+      : (createRequire(import.meta.url)('jieba-wasm') as typeof JiebaModule);
+    loaded = (text) => jieba.cut_for_search(text, true);
   }
   return loaded;
+}
+
+/**
+ * Loads jieba once; later calls return the same segmenter. It never waits on I/O (the load is
+ * synchronous), so a write that meets CJK text inside its transaction (the item writer prepares
+ * each item it indexes) loads it there without letting anything else run meanwhile.
+ */
+export async function loadSegmenter(): Promise<Segmenter> {
+  return loadJieba();
 }
 
 /**
