@@ -665,3 +665,24 @@ test('memory_propose: a proposal without provenance is quarantined and says whic
   assert.match(propose?.description ?? '', /"provenance_hint": \{"source_id": "docs\/auth\.md", "source_kind": "doc"\}/);
   assert.match(propose?.description ?? '', /"provenance_hint": "docs\/auth\.md"/);
 });
+
+test('stdio: a client that stops reading its answers (EPIPE) ends the server quietly, as `engram export | head` ends', async (t) => {
+  const dir = tempDir(t);
+  const child = spawn(process.execPath, [CLI, 'serve', '--db', join(dir, 'memory.db')], { env: { ...process.env, HOME: dir } });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } };
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
+  // The first answer read, the client closes its end of the server's stdout and asks again.
+  await new Promise((resolve) => child.stdout.once('data', resolve));
+  child.stdout.destroy();
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  for (let id = 2; id < 6; id++) send({ jsonrpc: '2.0', id, method: 'tools/list' });
+  setTimeout(() => child.stdin.end(), 3000);
+  assert.equal(await exited, 0, stderr);
+  assert.doesNotMatch(stderr, /EPIPE|Unhandled|at /);
+});

@@ -26,15 +26,27 @@ function prebuiltHelp(): string | undefined {
   }
 }
 
-// A reader that stops early (`engram export | head`) is normal in a pipeline, not an error.
+// A reader that stops early (`engram export | head`) is normal in a pipeline, not an error. Node's
+// stdout gets the handler whoever makes it: the stream below, or code that reads `process.stdout`
+// itself (the MCP SDK's stdio transport, whose client may stop reading).
 const readerGone = () => process.exit(process.exitCode ?? 0);
-const stdout = stdStream(1, () => {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+function endsQuietly(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  return stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
     readerGone();
   });
-  return process.stdout;
-}, readerGone);
+}
+const makeStdout = Object.getOwnPropertyDescriptor(process, 'stdout')?.get;
+if (makeStdout === undefined) endsQuietly(process.stdout);
+else {
+  let made: NodeJS.WriteStream | undefined;
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: true,
+    get: () => (made ??= endsQuietly(makeStdout.call(process) as NodeJS.WriteStream)),
+  });
+}
+const stdout = stdStream(1, () => process.stdout, readerGone);
 const stderr = stdStream(2, () => process.stderr, () => undefined);
 
 async function main(argv: readonly string[]): Promise<void> {
