@@ -357,6 +357,17 @@ test('a reader that closes early (engram export | head -1) ends the command quie
   assert.doesNotMatch(help.stderr, /EPIPE|Error/);
 });
 
+test('a command whose stderr cannot be written still does its work and prints its result', (t) => {
+  const db = join(tempDir(t), 'm.db');
+  // Standard error opened read-only: the store's "created" notice cannot be written (EBADF).
+  const run = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" put --db "${db}" --content "A note whose notices are lost" 2</dev/null`], {
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0);
+  assert.match(run.stdout, /^\{"ok":true,"action":"created"/);
+  assert.match(cli(['list', '--db', db]).stdout, /whose notices are lost/);
+});
+
 test('"embedder" in .engram/config.json: null is none; another type is a PARAM_ERROR naming the file, unless a flag or variable names the embedder', (t) => {
   const dir = tempDir(t);
   cli(['init'], { cwd: dir });

@@ -46,8 +46,13 @@ else {
     get: () => (made ??= endsQuietly(makeStdout.call(process) as NodeJS.WriteStream)),
   });
 }
-const stdout = stdStream(1, () => process.stdout, readerGone);
-const stderr = stdStream(2, () => process.stderr, () => undefined);
+const stdout = stdStream(1, () => process.stdout, (error) => {
+  if (error.code === 'EPIPE') readerGone();
+  return false;
+});
+// A warning or progress line that cannot be written (stderr closed, on a full disk) is dropped: the
+// command goes on and its result still reaches stdout.
+const stderr = stdStream(2, () => process.stderr, () => true);
 
 async function main(argv: readonly string[]): Promise<void> {
   const only = argv.length === 1 ? argv[0] : undefined;

@@ -52,10 +52,10 @@ test('piped, writes skip node\'s stream until something else is asked of it; the
   assert.deepEqual(JSON.parse(run.stderr), { before: false, after: true });
 });
 
-test('a reader that went away (EPIPE) calls `broken` instead of failing the write', () => {
+test('a reader that went away (EPIPE) goes to `handled` instead of failing the write', () => {
   const script = `
     const { stdStream } = await import(${JSON.stringify(MODULE)});
-    const out = stdStream(1, () => process.stdout, () => { process.stderr.write('broken'); process.exit(0); });
+    const out = stdStream(1, () => process.stdout, (error) => { process.stderr.write(error.code); process.exit(0); });
     for (let i = 0; i < 1000; i++) out.write('x'.repeat(10000) + '\\n');
     process.exit(5);
   `;
@@ -63,5 +63,22 @@ test('a reader that went away (EPIPE) calls `broken` instead of failing the writ
     encoding: 'utf8',
   });
   assert.equal(run.status, 0, run.stderr);
-  assert.equal(run.stderr, 'broken');
+  assert.equal(run.stderr, 'EPIPE');
+});
+
+test('a write `handled` does not take fails as it would have: thrown, or given to its callback', () => {
+  const script = `
+    const { stdStream } = await import(${JSON.stringify(MODULE)});
+    const seen = [];
+    const err = stdStream(2, () => process.stderr, (error) => { seen.push(error.code); return seen.length > 1; });
+    let thrown;
+    try { err.write('lost\\n'); } catch (error) { thrown = error.code; }
+    err.write('dropped\\n');
+    const called = await new Promise((resolve) => stdStream(2, () => process.stderr, () => false).write('x', resolve));
+    process.stdout.write(JSON.stringify({ seen, thrown, called: called?.code }));
+  `;
+  // Standard error opened read-only: every write to it fails (EBADF).
+  const run = spawnSync('bash', ['-c', '"$0" --input-type=module -e "$1" 2</dev/null', process.execPath, script], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stdout);
+  assert.deepEqual(JSON.parse(run.stdout), { seen: ['EBADF', 'EBADF'], thrown: 'EBADF', called: 'EBADF' });
 });

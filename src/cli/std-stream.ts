@@ -47,10 +47,12 @@ function plain(fd: number): boolean {
 }
 
 /**
- * Standard output (fd 1) or error (fd 2) as a stream: `real` gives node's. `broken` runs when the
- * reader went away (EPIPE); on stdout the caller ends the process, as with node's stream.
+ * Standard output (fd 1) or error (fd 2) as a stream: `real` gives node's. A write that fails
+ * (EPIPE: the reader went away; EBADF, ENOSPC…) goes to `handled` first: true when it dealt with it
+ * (stderr drops a line it cannot write; on EPIPE stdout ends the process, as with node's stream),
+ * false to fail the write.
  */
-export function stdStream(fd: 1 | 2, real: () => Std, broken: () => void): Std {
+export function stdStream(fd: 1 | 2, real: () => Std, handled: (error: NodeJS.ErrnoException) => boolean): Std {
   if (!plain(fd)) return real();
   let stream: Std | undefined;
   const write = (chunk: string | Uint8Array, encoding?: BufferEncoding | Callback, callback?: Callback): boolean => {
@@ -61,11 +63,10 @@ export function stdStream(fd: 1 | 2, real: () => Std, broken: () => void): Std {
     try {
       writeAll(fd, bytes);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EPIPE') broken();
-      failed = error as Error;
+      if (!handled(error as NodeJS.ErrnoException)) failed = error as Error;
     }
     if (done !== undefined) process.nextTick(done, failed ?? null);
-    else if (failed !== undefined && (failed as NodeJS.ErrnoException).code !== 'EPIPE') throw failed;
+    else if (failed !== undefined) throw failed;
     return true;
   };
   return new Proxy({} as Std, {
