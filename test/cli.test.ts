@@ -368,6 +368,18 @@ test('a command whose stderr cannot be written still does its work and prints it
   assert.match(cli(['list', '--db', db]).stdout, /whose notices are lost/);
 });
 
+test('a standard output that cannot be written is named in the error (EBADF), exit 1', (t) => {
+  const db = join(tempDir(t), 'm.db');
+  cli(['put', '--db', db, '--content', 'A note to list']);
+  // Standard output opened read-only: the list cannot be written.
+  const run = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" list --db "${db}" 1</dev/null`], { encoding: 'utf8' });
+  assert.equal(run.status, 1);
+  const error = JSON.parse(run.stderr) as { error: string; message: string; hint: string };
+  assert.equal(error.error, 'GENERAL_ERROR');
+  assert.equal(error.message, 'Cannot write to standard output (EBADF)');
+  assert.match(error.hint, /writable/);
+});
+
 test('"embedder" in .engram/config.json: null is none; another type is a PARAM_ERROR naming the file, unless a flag or variable names the embedder', (t) => {
   const dir = tempDir(t);
   cli(['init'], { cwd: dir });

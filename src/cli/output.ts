@@ -2,7 +2,7 @@
  * The only writer to stdout in engram. JSON for agents (the default when stdout is not a
  * terminal), readable text for people; errors and warnings go to stderr.
  */
-import type { EngramError } from '../errors.js';
+import { EngramError } from '../errors.js';
 import type { CommandOutput } from './context.js';
 
 export type OutputFormat = 'json' | 'text';
@@ -29,9 +29,22 @@ export interface OutputOptions {
 /** A stream the output writes to (a terminal tells by `isTTY`). */
 export type OutputStream = NodeJS.WritableStream & { isTTY?: boolean };
 
+/** A failed write to stdout, named: a closed or read-only descriptor (EBADF), a full disk (ENOSPC)… */
+function writeFailure(error: Error): EngramError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+  return new EngramError('GENERAL_ERROR', `Cannot write to standard output (${code})`, {
+    hint: 'Send standard output somewhere writable: a file on a disk with room, a pipe, a terminal.',
+    cause: error,
+  });
+}
+
 function writeChunk(stream: OutputStream, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    stream.write(text, (error) => (error ? reject(error) : resolve()));
+    try {
+      stream.write(text, (error) => (error ? reject(writeFailure(error)) : resolve()));
+    } catch (error) {
+      reject(writeFailure(error as Error));
+    }
   });
 }
 
