@@ -6,14 +6,35 @@
  * memctl command (`MEMCTL_BIN=memctl`), memctl runs beside them on the same items (ingested from
  * one file each with `push --source`): `search`, `push QUERY` (its recall) and `pull` (its put)
  * are timed in the same interleaved rounds.
+ *
+ * A second anchor runs beside `node -e 0`: node, the SQLite driver and one write to the same store
+ * (open it as engram does, insert one row in a transaction, close), nothing of engram. It is what
+ * a `put` costs at the least, whatever engram's own code does.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngram } from '../../src/index.js';
 import { quantile, type Row } from '../stats.js';
 import { CLI, queries, syntheticLines } from './store.js';
+
+/**
+ * The floor of a write (`node -e FLOOR_WRITE DRIVER DB`): better-sqlite3 loaded, the store opened
+ * with engram's pragmas, one row inserted into a table of its own in a transaction, closed.
+ */
+const FLOOR_WRITE = `
+const Database = require(process.argv[1]);
+const db = new Database(process.argv[2]);
+db.pragma('busy_timeout = 5000');
+db.pragma('journal_mode = WAL');
+db.pragma('foreign_keys = ON');
+db.pragma('secure_delete = ON');
+db.pragma('synchronous = NORMAL');
+db.transaction(() => db.prepare('INSERT INTO bench_floor (at) VALUES (?)').run(new Date().toISOString()))();
+db.close();
+`;
 
 /** One timed command: the program (node unless said), its arguments and environment, and its stdin. */
 interface Case {
@@ -45,7 +66,12 @@ export async function cliSuite(size = 10_000, runs = 21): Promise<Row[]> {
       'put': { args: (i) => ['put', '--content', `Bench note ${i}: ${asked[i] ?? ''}`] },
       'hook prompt-submit': { args: () => ['hook', 'prompt-submit'], input: prompt },
     };
-    const cases: Record<string, Case> = { 'node -e 0': { args: () => ['-e', '0'], env: cold } };
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    runFloor(driver, db, 'CREATE TABLE IF NOT EXISTS bench_floor (at TEXT NOT NULL)');
+    const cases: Record<string, Case> = {
+      'node -e 0': { args: () => ['-e', '0'], env: cold },
+      'floor: node + SQLite write': { args: () => ['-e', FLOOR_WRITE, driver, db], env: cold },
+    };
     for (const [name, { args, input }] of Object.entries(commands)) {
       const line = (i: number) => [CLI, '--db', db, ...args(i)];
       cases[name] = { args: line, env: cold, input };
@@ -78,6 +104,13 @@ export async function cliSuite(size = 10_000, runs = 21): Promise<Row[]> {
     spawnSync(process.execPath, [CLI, 'daemon', 'stop'], { env: warm });
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Runs one statement on the store with the driver alone (the floor's table). */
+function runFloor(driver: string, db: string, sql: string): void {
+  const code = `const Database = require(process.argv[1]); const db = new Database(process.argv[2]); db.exec(process.argv[3]); db.close();`;
+  const result = spawnSync(process.execPath, ['-e', code, driver, db, sql], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`floor setup failed: ${result.stderr}`);
 }
 
 /** memctl's store of the same items (one file each, ingested by `push --source`) and its commands. */

@@ -6,15 +6,24 @@
  * MEMCTL_BIN set to a memctl command (`MEMCTL_BIN=memctl`, `MEMCTL_BIN='python3 -m memctl'`),
  * memctl ingests the same corpus too (`push --source`), and so does the engram CLI, both timed
  * as whole processes: the ratio is engram's rate over memctl's (goal 3×).
+ *
+ * A last row is the policy alone: each chunk of the mixed corpus judged once, in this thread, as
+ * ingest judges a chunk's text (no store, no whole-text or secret-span pass). Ingest reads each
+ * text about three times with the policy, so this rate bounds what any change to the rest can reach.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
 import type { Row } from '../stats.js';
+import { chunkText } from '../../src/ingest/chunk.js';
+import { extract } from '../../src/ingest/extract/index.js';
+import { detectByName } from '../../src/ingest/formats.js';
+import { chunkCharsFor } from '../../src/ingest/ingest.js';
 import { poolSize } from '../../src/ingest/policy-pool.js';
+import { ingestVerdict } from '../../src/ingest/policy-tasks.js';
 import { CLI } from './store.js';
 
 const CHILD = fileURLToPath(new URL('../ingest-child.js', import.meta.url));
@@ -104,7 +113,42 @@ function againstMemctl(memctl: string[], dir: string, name: string, source: stri
   ];
 }
 
-export function ingestSuite(): Row[] {
+/** The corpus's chunks, as ingest cuts them (its default chunk size). */
+async function corpusChunks(corpus: string): Promise<string[]> {
+  const chunks: string[] = [];
+  for (const sub of readdirSync(corpus).sort()) {
+    for (const name of readdirSync(join(corpus, sub)).sort()) {
+      const detected = detectByName(name);
+      if (detected === undefined || 'skip' in detected) continue;
+      const { text } = await extract(detected.family, detected.ext, readFileSync(join(corpus, sub, name)));
+      const cut = chunkText(text, { maxChars: chunkCharsFor(), code: detected.family === 'code' });
+      chunks.push(...cut.map((c) => c.content));
+    }
+  }
+  return chunks;
+}
+
+/** The policy alone over the corpus's chunks, one verdict each, in this thread. */
+async function policyAlone(corpus: string): Promise<Row> {
+  const chunks = await corpusChunks(corpus);
+  const start = process.hrtime.bigint();
+  const refused = chunks.filter((content) => ingestVerdict({ content }).verdict !== 'accept').length;
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  // The corpus is benign, and every chunk within the size limit: a refusal means a broken measure.
+  if (refused > 0) throw new Error(`the policy refused ${refused} chunks of the benign corpus`);
+  const mb = chunks.reduce((n, c) => n + Buffer.byteLength(c), 0) / 1024 / 1024;
+  return {
+    'suite': 'ingest',
+    'case': '1,000 mixed files: the policy alone, each chunk once (one thread)',
+    'MB': Math.round(mb * 10) / 10,
+    'chunks': chunks.length,
+    'seconds': Math.round(seconds * 10) / 10,
+    'MB/s': Math.round((mb / seconds) * 100) / 100,
+    'chunks/s': Math.round(chunks.length / seconds),
+  };
+}
+
+export async function ingestSuite(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-ingest-'));
   try {
     const corpus = join(dir, 'corpus');
@@ -140,6 +184,7 @@ export function ingestSuite(): Row[] {
       rows.push(...againstMemctl(memctl, dir, '1,000 mixed files', 'corpus', mixed.totals.bytes / 1024 / 1024));
       rows.push(...againstMemctl(memctl, dir, 'one 50 MB text file', 'big.txt', single.totals.bytes / 1024 / 1024));
     }
+    rows.push(await policyAlone(corpus));
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -42,6 +42,11 @@ export type { FileReport, FileStatus, IngestProgress, IngestReport, RefusedChunk
 
 export const DEFAULT_CHUNK_TOKENS = 1800;
 
+/** The longest chunk, in characters, for a chunk size in tokens (never over the policy's size limit). */
+export function chunkCharsFor(tokens: number = DEFAULT_CHUNK_TOKENS): number {
+  return Math.min(tokens * 4, MAX_CONTENT_CHARS);
+}
+
 export interface IngestSettings {
   sources: readonly string[];
   cwd: string;
@@ -90,7 +95,7 @@ function lineRange(r: { line_start: number; line_end: number }): string {
 /** Ingests the sources; every file gets a status, and one bad file never stops the run. */
 export async function ingestSources(settings: IngestSettings, context: IngestContext): Promise<IngestReport> {
   const { store, writer } = context;
-  const chunkChars = Math.min((settings.chunkTokens ?? DEFAULT_CHUNK_TOKENS) * 4, MAX_CONTENT_CHARS);
+  const chunkChars = chunkCharsFor(settings.chunkTokens);
   const corpus = settings.corpus ?? '';
   const scope = settings.scope ?? 'project';
   const auto = settings.format === 'auto';
