@@ -566,6 +566,42 @@ export function runStoreContract(name: string, factory: StoreFactory, options: C
         assert.equal(await read, undefined, 'never saw the uncommitted row');
       });
 
+      test('a transaction searches what it indexed; a savepoint undone takes its index rows along', async (t) => {
+        const store = await open(factory, t);
+        if (!store.text.ranked) return t.skip('no ranked text index');
+        const kept = item({ content: 'alpha deploy note' });
+        const undone = item({ content: 'bravo deploy note' });
+        const ids = async (tx: Store, term: string) =>
+          (await tx.text.search({ terms: [term], mode: 'any' }, {}, 10)).map((h) => h.item.id);
+        await store.transaction(async (tx) => {
+          await put(tx, kept);
+          assert.deepEqual(await ids(tx, 'alpha'), [kept.id], 'its own row, before the commit');
+          await put(tx, item({ content: 'charlie waits' }));
+          await assert.rejects(
+            tx.transaction(async (inner) => {
+              await put(inner, undone);
+              assert.deepEqual(await ids(inner, 'bravo'), [undone.id]);
+              throw new Error('inner');
+            }),
+            /inner/,
+          );
+          assert.deepEqual(await ids(tx, 'bravo'), [], 'the undone savepoint left no index row');
+          assert.equal((await ids(tx, 'charlie')).length, 1, 'a row written before the savepoint is still indexed');
+        });
+        await assert.rejects(
+          store.transaction(async (tx) => {
+            await put(tx, item({ content: 'delta never' }));
+            throw new Error('outer');
+          }),
+          /outer/,
+        );
+        assert.deepEqual(await ids(store, 'bravo'), []);
+        assert.deepEqual(await ids(store, 'delta'), []);
+        assert.deepEqual(await ids(store, 'deploy'), [kept.id]);
+        const index = (await store.health()).find((c) => c.name === 'index');
+        assert.deepEqual(index?.figures, { items: 2, indexed: 2 });
+      });
+
       test('concurrent transactions run one after the other', async (t) => {
         const store = await open(factory, t);
         const order: string[] = [];
