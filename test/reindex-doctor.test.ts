@@ -1,7 +1,9 @@
 /** reindex rebuilds the derived index exactly; doctor reports what is wrong and fails the exit. */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { cli, tempDir } from './helpers.js';
 
@@ -38,4 +40,23 @@ test('reindex on a store with an emptied FTS table restores identical search res
     [true, 4, 4, ['ok']],
   );
   assert.match(cli(['doctor', '--db', db, '--format', 'text']).stdout, /items \/ indexed\s+4 \/ 4\nintegrity\s+ok\ncontent hashes\s+4 checked, 0 mismatched\nok/);
+});
+
+test('reindex of a store without CJK text never loads the segmenter (jieba)', (t) => {
+  const dir = tempDir(t);
+  const index = JSON.stringify(fileURLToPath(new URL('../src/index.js', import.meta.url)));
+  const script = `
+    import { createRequire } from 'node:module';
+    const { openEngram } = await import(${index});
+    const engram = await openEngram({ path: ${JSON.stringify(join(dir, 'ascii.db'))} });
+    for (const content of ['Deploys go through staging first', 'Cache TTL is 600 seconds']) await engram.put({ content });
+    const { indexed } = await engram.reindex();
+    const hits = (await engram.search({ query: 'staging' })).items.length;
+    engram.close();
+    const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('jieba'));
+    process.stdout.write(JSON.stringify({ indexed, hits, loaded }));
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  assert.deepEqual(JSON.parse(child.stdout), { indexed: 2, hits: 1, loaded: [] });
 });

@@ -23,7 +23,11 @@ export interface ReindexOptions {
  */
 export async function reindex(ctx: OperationContext, { onProgress }: ReindexOptions = {}): Promise<ReindexResult> {
   const { store, indexer } = ctx;
-  await indexer.prepareAll();
-  const indexed = await store.text.rebuild((item) => indexer.indexText(item), onProgress);
+  // The CJK segmenter (a 4 MB WebAssembly module and its dictionary) is loaded by the first item
+  // that needs it, if any: a store without CJK text is rebuilt without it.
+  const indexed = await store.text.rebuild(async (item) => {
+    await indexer.prepare(item);
+    return indexer.indexText(item);
+  }, onProgress);
   return { indexed, full_text: store.text.ranked };
 }

@@ -19,8 +19,6 @@ export interface IndexerOptions {
 export interface Indexer {
   /** Loads what indexing (or querying) any of `texts` needs: the segmenter when one has CJK text. */
   prepare(...texts: (string | Indexed | undefined)[]): Promise<void>;
-  /** Loads everything indexing may need whatever the text: for passes over many items. */
-  prepareAll(): Promise<void>;
   /** The index text of `item` (call {@link Indexer.prepare} with it first). */
   indexText(item: Indexed): IndexText;
   /** The segmenter for `text` (loaded when it has CJK text), for queries and similarity probes. */
@@ -68,9 +66,6 @@ export function createIndexer(options: IndexerOptions): Indexer {
     async prepare(...texts) {
       const needed = texts.some((t) => t !== undefined && needsSegmenter(typeof t === 'string' ? t : textOf(t)));
       if (needed) await load();
-    },
-    async prepareAll() {
-      await load();
     },
     indexText: (item) => indexText(item, segment),
     async segmenterFor(text) {
