@@ -242,6 +242,26 @@ test('directories honour .gitignore, skip dotfiles (.git, .engram, .gitignore) a
   assert.equal(cli(['stats'], { cwd: dir }).json?.total ?? 0, 0, 'a dry run writes nothing');
 });
 
+test('an output --format before the command word is the output format, beside ingest\'s own --format', (t) => {
+  const dir = tempDir(t);
+  mkdirSync(join(dir, 'docs'));
+  writeFileSync(join(dir, 'docs', 'guide.md'), '# Guide\n\nDeploys go through staging first.\n');
+  const db = join(dir, 'm.db');
+  const text = cli(['--format', 'text', 'ingest', 'docs', '--db', db], { cwd: dir });
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^ingested\s+docs\/guide\.md\s+1 chunk$/m);
+  assert.equal(text.json, undefined, 'text, not JSON');
+  const both = cli(['--format=json', 'ingest', 'docs', '--format', 'auto', '--db', join(dir, 'auto.db')], { cwd: dir });
+  assert.equal(both.code, 0, both.stderr);
+  assert.equal((both.json?.totals as Record<string, number>).ingested, 1);
+  const item = cli(['list', '--db', join(dir, 'auto.db')]).json?.items as { tags: string[] }[];
+  assert.deepEqual(item[0]?.tags, ['markdown', 'docs'], 'the command\'s --format auto still reaches ingest');
+  const wrong = cli(['--format', 'yaml', 'ingest', 'docs', '--db', db], { cwd: dir });
+  assert.equal(wrong.code, 2);
+  const error = JSON.parse(wrong.stderr) as { error: string; message: string };
+  assert.deepEqual([error.error, error.message], ['PARAM_ERROR', 'Invalid --format \'yaml\'']);
+});
+
 test('SIGKILL mid-ingest: no half-ingested file is recorded as done; the next run completes it', async (t) => {
   const dir = tempDir(t);
   const db = join(dir, 'm.db');

@@ -13,6 +13,25 @@ export { invokedCommand };
 /** Commands whose own --format flag is not the output format. */
 export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest', 'capture', 'hook']);
 
+/**
+ * The arguments commander parses. For a command with its own --format, an output --format given
+ * before the command word (`engram --format text ingest docs/`) is the program's: {@link pickFormat}
+ * reads it, and it is left out here, since the program defines no --format of its own for such a
+ * command (commander would prefer it to the command's).
+ */
+export function commanderArgv(argv: readonly string[]): string[] {
+  const invoked = invokedCommand(argv);
+  if (invoked === undefined || !OWN_FORMAT_FLAG.has(invoked)) return [...argv];
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--' || arg === invoked) return [...out, ...argv.slice(i)];
+    if (arg === '--format') i++;
+    else if (!arg.startsWith('--format=')) out.push(arg);
+  }
+  return out;
+}
+
 /** The program-level flags as commander parses them. */
 export interface GlobalFlags {
   db?: string;

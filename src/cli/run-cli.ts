@@ -12,7 +12,7 @@ import { fromCommander } from './commander-error.js';
 import { COMMANDS } from './commands/index.js';
 import { inCliTerms } from './error-terms.js';
 import { type CliContext, type CommandOutput, commandContext } from './context.js';
-import { type GlobalFlags, invokedCommand, OWN_FORMAT_FLAG, pickFormat } from './global-flags.js';
+import { commanderArgv, type GlobalFlags, invokedCommand, OWN_FORMAT_FLAG, pickFormat } from './global-flags.js';
 import { createStoreOpener } from './open-store.js';
 import { createOutput, type Output, type OutputStream } from './output.js';
 import type { Runner } from './runner.js';
@@ -113,7 +113,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const program = await buildProgram(run, io);
   try {
     if (picked.problem && !hook) throw picked.problem;
-    await program.parseAsync(io.argv, { from: 'user' });
+    await program.parseAsync(commanderArgv(io.argv), { from: 'user' });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
