@@ -148,6 +148,21 @@ test('a new store stems English by default, French locales get fr, and init and 
   assert.match(cli(['init', '--format', 'text'], { cwd: tempDir(t), env }).stdout, /tokenizer en/);
 });
 
+test('a recall whose budget leaves out every match says so on stderr; stdout stays empty', (t) => {
+  const db = join(tempDir(t), 'm.db');
+  const env = ENGLISH;
+  assert.equal(cli(['put', '--db', db, '--content', 'Always run the linter before committing'], { env }).code, 0);
+  const tight = cli(['recall', '--db', db, 'linter', '--budget', '20'], { env });
+  assert.equal(tight.code, 0);
+  assert.equal(tight.stdout, '');
+  assert.match(tight.stderr, /1 item matched but none fits in a budget of 20 tokens: raise --budget/);
+  assert.equal(cli(['recall', '--db', db, 'linter', '--budget', '20', '-q'], { env }).stderr, '', '-q silences it');
+  const roomy = cli(['recall', '--db', db, 'linter'], { env });
+  assert.match(roomy.stdout, /linter before committing/);
+  assert.equal(roomy.stderr, '', 'no warning when something fits');
+  assert.equal(cli(['recall', '--db', db, 'linter', '--budget', '20', '--mode', 'catalog'], { env }).stderr, '');
+});
+
 test('a recall that matched only non-injectable items says so on stderr and in JSON; stdout stays empty', (t) => {
   const dir = tempDir(t);
   const db = join(dir, 'm.db');

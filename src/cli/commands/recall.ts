@@ -1,7 +1,8 @@
 /**
  * `engram recall QUERY` (and `engram push QUERY`): the token-budgeted injection block on stdout,
  * ready to paste into a prompt. Nothing is printed when nothing matches; when only items that are
- * not injectable matched, a warning on stderr says so and how to change it. `--json` gives the
+ * not injectable matched, or when the budget leaves every match out, a warning on stderr says so
+ * and how to change it. `--json` gives the
  * structured result instead. `push --tags` tags the chunks `--source` ingests (memctl, RAGIX) and
  * `push --filter-tags` filters; recall's `--tags` filters, as in search and list.
  */
@@ -115,6 +116,11 @@ async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags,
   if (result.non_injectable > 0) {
     const n = result.non_injectable;
     ctx.warn(`nothing injectable matched; ${n} matching item${n === 1 ? ' is' : 's are'} not injectable: ${result.hint ?? ''}`);
+  }
+  // Matches that the budget left out entirely: an empty block is then never a silent surprise.
+  if (result.mode !== 'catalog' && result.matched > 0 && result.injected.length === 0) {
+    const n = result.matched;
+    ctx.warn(`${n} item${n === 1 ? '' : 's'} matched but none fits in a budget of ${result.budget} tokens: raise --budget`);
   }
   return { kind: 'block', text: result.inject_text, data: { ...result } } satisfies CommandOutput;
 }
