@@ -250,6 +250,7 @@ test('an output --format before the command word is the output format, beside in
   const text = cli(['--format', 'text', 'ingest', 'docs', '--db', db], { cwd: dir });
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /^ingested\s+docs\/guide\.md\s+1 chunk$/m);
+  assert.match(text.stdout, /^1 file: 1 ingested, 0 unchanged, 0 skipped, 0 failed; 1 chunk, \d+ bytes$/m);
   assert.equal(text.json, undefined, 'text, not JSON');
   const both = cli(['--format=json', 'ingest', 'docs', '--format', 'auto', '--db', join(dir, 'auto.db')], { cwd: dir });
   assert.equal(both.code, 0, both.stderr);

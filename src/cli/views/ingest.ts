@@ -24,7 +24,7 @@ export function ingestView(d: IngestReport, p: Palette): string {
   const t = d.totals;
   const lines = d.files.map((f) => fileLine(f, p));
   const more = `${t.retagged ? `, ${t.retagged} retagged` : ''}${t.partial ? `, ${t.partial} partial` : ''}${t.removed ? `, ${t.removed} removed` : ''}`;
-  const summary = `${d.dry_run ? 'dry run: ' : ''}${t.files} files: ${t.ingested} ingested, ${t.unchanged} unchanged${more}, ${t.skipped} skipped, ${t.failed} failed; ${t.chunks} chunks, ${t.bytes} bytes`;
+  const summary = `${d.dry_run ? 'dry run: ' : ''}${plural(t.files, 'file')}: ${t.ingested} ingested, ${t.unchanged} unchanged${more}, ${t.skipped} skipped, ${t.failed} failed; ${plural(t.chunks, 'chunk')}, ${plural(t.bytes, 'byte')}`;
   return [...lines, p.bold(summary)].join('\n');
 }
 
