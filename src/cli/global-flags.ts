@@ -6,7 +6,7 @@
 import { EngramError } from '../errors.js';
 import type { OutputFormat } from './output.js';
 
-import { invokedCommand } from './command-word.js';
+import { commandWordAt, invokedCommand } from './command-word.js';
 
 export { invokedCommand };
 
@@ -20,12 +20,13 @@ export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest', 'capture'
  * command (commander would prefer it to the command's).
  */
 export function commanderArgv(argv: readonly string[]): string[] {
-  const invoked = invokedCommand(argv);
-  if (invoked === undefined || !OWN_FORMAT_FLAG.has(invoked)) return [...argv];
+  const at = commandWordAt(argv);
+  if (at < 0 || !OWN_FORMAT_FLAG.has(argv[at] ?? '')) return [...argv];
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
-    if (arg === '--' || arg === invoked) return [...out, ...argv.slice(i)];
+    // The command word by its place: a flag's value may be the same word (`--session ingest`).
+    if (arg === '--' || i === at) return [...out, ...argv.slice(i)];
     if (arg === '--format') i++;
     else if (!arg.startsWith('--format=')) out.push(arg);
   }
@@ -63,13 +64,14 @@ export interface PickedFormat {
  */
 export function pickFormat(argv: readonly string[], formatEnv: string | undefined, isTTY: boolean): PickedFormat {
   let flag: string | undefined;
-  const invoked = invokedCommand(argv);
+  const at = commandWordAt(argv);
+  const own = at >= 0 && OWN_FORMAT_FLAG.has(argv[at] ?? '');
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--') break;
     // After `ingest`, `capture` or `hook`, --format is the command's own (ingest: text|auto, as
     // RAGIX; capture and hook: the transcript's client); --json still picks JSON.
-    if (invoked !== undefined && OWN_FORMAT_FLAG.has(invoked) && arg === invoked) {
+    if (own && i === at) {
       if (argv.slice(i + 1).includes('--json')) flag = 'json';
       break;
     }
