@@ -162,6 +162,16 @@ test('sync add, list, remove and errors through the CLI', async (t) => {
   assert.equal(added.code, 0, added.stderr);
   assert.equal(added.json?.created, true);
   assert.match(added.stderr, /engram sync docs/);
+  // sync add's own --format (text|auto), with the output format before the command word.
+  mkdirSync(join(dir, 'notes'));
+  const auto = run('sync', 'add', 'notes', '--format', 'auto');
+  assert.equal(auto.code, 0, auto.stderr);
+  assert.equal((auto.json?.folders as { format: string }[])[0]?.format, 'auto');
+  mkdirSync(join(dir, 'more'));
+  const both = cli(['--db', join(dir, 'memory.db'), '--format', 'text', 'sync', 'add', 'more', '--format', 'auto'], { cwd: dir, env });
+  assert.equal(both.code, 0, both.stderr);
+  assert.match(both.stdout, /^added more {2}\S+more {2}never synced/m);
+  for (const name of ['notes', 'more']) assert.equal(run('sync', 'remove', name).code, 0);
   const list = run('sync', 'list');
   const listed = (list.json?.folders as { name: string; include: string[]; changes: { added: number } }[])[0];
   assert.deepEqual([listed?.name, listed?.include, listed?.changes.added], ['docs', ['*.md'], 1]);

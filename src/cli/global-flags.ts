@@ -10,8 +10,23 @@ import { commandWordAt, invokedCommand } from './command-word.js';
 
 export { invokedCommand };
 
-/** Commands whose own --format flag is not the output format. */
-export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest', 'capture', 'hook']);
+/** Commands whose own --format is not the output format (ingest, `sync add`: text|auto; capture, hook: a client). */
+export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest', 'capture', 'hook', 'sync add']);
+
+/**
+ * Where the words of a command with its own --format end (`ingest`, or `add` of `sync add`): after
+ * that place, --format is the command's; -1 when the command has none of its own.
+ */
+export function ownFormatAt(argv: readonly string[]): number {
+  const at = commandWordAt(argv);
+  if (at < 0) return -1;
+  if (OWN_FORMAT_FLAG.has(argv[at] ?? '')) return at;
+  // A subcommand: the next word that is not a flag.
+  const sub = argv.findIndex((arg, i) => i > at && !arg.startsWith('-'));
+  return sub > at && argv.slice(at + 1, sub).every((arg) => arg !== '--') && OWN_FORMAT_FLAG.has(`${argv[at]} ${argv[sub]}`)
+    ? sub
+    : -1;
+}
 
 /**
  * The arguments commander parses. For a command with its own --format, an output --format given
@@ -20,8 +35,8 @@ export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest', 'capture'
  * command (commander would prefer it to the command's).
  */
 export function commanderArgv(argv: readonly string[]): string[] {
+  if (ownFormatAt(argv) < 0) return [...argv];
   const at = commandWordAt(argv);
-  if (at < 0 || !OWN_FORMAT_FLAG.has(argv[at] ?? '')) return [...argv];
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -64,14 +79,13 @@ export interface PickedFormat {
  */
 export function pickFormat(argv: readonly string[], formatEnv: string | undefined, isTTY: boolean): PickedFormat {
   let flag: string | undefined;
-  const at = commandWordAt(argv);
-  const own = at >= 0 && OWN_FORMAT_FLAG.has(argv[at] ?? '');
+  const own = ownFormatAt(argv);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--') break;
-    // After `ingest`, `capture` or `hook`, --format is the command's own (ingest: text|auto, as
-    // RAGIX; capture and hook: the transcript's client); --json still picks JSON.
-    if (own && i === at) {
+    // After `ingest`, `sync add`, `capture` or `hook`, --format is the command's own (ingest: text|auto,
+    // as RAGIX; capture and hook: the transcript's client); --json still picks JSON.
+    if (i === own) {
       if (argv.slice(i + 1).includes('--json')) flag = 'json';
       break;
     }

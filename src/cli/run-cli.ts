@@ -12,7 +12,7 @@ import { fromCommander } from './commander-error.js';
 import { COMMANDS } from './commands/index.js';
 import { inCliTerms } from './error-terms.js';
 import { type CliContext, type CommandOutput, commandContext } from './context.js';
-import { commanderArgv, type GlobalFlags, invokedCommand, OWN_FORMAT_FLAG, pickFormat } from './global-flags.js';
+import { commanderArgv, type GlobalFlags, invokedCommand, ownFormatAt, pickFormat } from './global-flags.js';
 import { createStoreOpener } from './open-store.js';
 import { createOutput, type Output, type OutputStream } from './output.js';
 import type { Runner } from './runner.js';
@@ -63,7 +63,7 @@ async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
     );
   const invoked = invokedCommand(io.argv);
   // Commander would give a program option priority over a command's own option of the same name.
-  if (invoked === undefined || !OWN_FORMAT_FLAG.has(invoked)) program.option('--format <format>', 'output format: text|json');
+  if (ownFormatAt(io.argv) < 0) program.option('--format <format>', 'output format: text|json');
   for (const entry of COMMANDS) {
     const command = program.command(entry.name).description(entry.summary);
     if (entry.name === invoked) (await entry.load()).configure(command, run);

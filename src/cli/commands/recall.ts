@@ -120,7 +120,7 @@ async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags,
   // Matches that the budget left out entirely: an empty block is then never a silent surprise.
   if (result.mode !== 'catalog' && result.matched > 0 && result.injected.length === 0) {
     const n = result.matched;
-    ctx.warn(`${n} item${n === 1 ? '' : 's'} matched but none fits in a budget of ${result.budget} tokens: raise --budget`);
+    ctx.warn(`${n} item${n === 1 ? '' : 's'} matched but none fits in a budget of ${result.budget} token${result.budget === 1 ? '' : 's'}: raise --budget`);
   }
   return { kind: 'block', text: result.inject_text, data: { ...result } } satisfies CommandOutput;
 }
