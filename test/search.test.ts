@@ -57,6 +57,19 @@ for (const fullText of [true, false]) {
     assert.deepEqual(ids(await engram.search({ query: '密碼' })), [id.zhTw]);
   });
 
+  test(`${mode}: Korean and kana words, which jieba cuts into single characters, are found`, async (t) => {
+    const engram = await store(t, { fullText });
+    const ko = (await engram.put({ content: '한국어 데이터베이스 연결 설정' })).item.id;
+    const ja = (await engram.put({ content: 'カタカナ の テスト、データベースの設定' })).item.id;
+    await engram.put({ content: 'Unrelated English note' });
+    for (const [query, id] of [['한국어', ko], ['데이터베이스', ko], ['カタカナ', ja], ['データベース', ja]] as const) {
+      const found = await engram.search({ query });
+      assert.deepEqual(ids(found), [id], query);
+      assert.deepEqual(found.terms, [query], `${query} stays one term`);
+    }
+    if (fullText) assert.equal((await engram.search({ query: '한국어' })).stage, 'any', 'an indexed word, not a substring');
+  });
+
   test(`${mode}: filters apply to search as to list; archived items are hidden unless asked`, async (t) => {
     const engram = await store(t, { fullText });
     const id = await seed(engram);

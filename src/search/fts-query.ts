@@ -12,6 +12,8 @@ export type SegmentText = (text: string) => string[];
 export const MAX_TERMS = 32;
 export const MAX_TERM_LENGTH = 64;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** A character CJK text uses, its marks included (the kana prolonged sound mark ー, the iteration mark 々). */
+const CJK_CHAR = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]$/u;
 const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
@@ -24,11 +26,24 @@ export function queryTerms(text: string, segment?: SegmentText, limit = MAX_TERM
   const words: string[] = [];
   for (const [word] of clean.matchAll(WORD)) {
     if (segment !== undefined && CJK.test(word)) {
+      // memtool drops one-character segments: they match almost everything. But a run of them is
+      // kept whole: jieba knows Chinese words only, and cuts Korean (한국어) and kana (カタカナ)
+      // into single characters, which would leave such a query no term at all.
+      let run = '';
+      const endRun = () => {
+        if (run.length >= 2) words.push(run);
+        run = '';
+      };
       for (const part of segment(word)) {
         const trimmed = part.trim();
-        // memtool drops one-character segments: they match almost everything.
-        if (trimmed.length >= 2 || (trimmed.length === 1 && !CJK.test(trimmed))) words.push(trimmed);
+        if (CJK_CHAR.test(trimmed)) {
+          run += trimmed;
+          continue;
+        }
+        endRun();
+        if (trimmed !== '') words.push(trimmed);
       }
+      endRun();
     } else {
       words.push(word);
     }
