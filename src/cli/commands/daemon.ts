@@ -64,7 +64,7 @@ async function others(dir: string, socket: string): Promise<DaemonStatus[]> {
 function line(state: string, status: DaemonStatus | undefined, socket: string): string {
   return status === undefined
     ? `engram daemon: ${state} (${socket})`
-    : `engram daemon: ${state}, pid ${status.pid}, ${status.commands} commands since ${status.started_at}, `
+    : `engram daemon: ${state}, pid ${status.pid}, ${status.commands} command${status.commands === 1 ? '' : 's'} since ${status.started_at}, `
       + `ends after ${status.idle_minutes} idle minutes (${socket})`;
 }
 
