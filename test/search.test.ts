@@ -68,6 +68,11 @@ for (const fullText of [true, false]) {
       assert.deepEqual(found.terms, [query], `${query} stays one term`);
     }
     if (fullText) assert.equal((await engram.search({ query: '한국어' })).stage, 'any', 'an indexed word, not a substring');
+    // A question in another sentence: its katakana word is a term of its own (a change of script ends it).
+    const deploy = (await engram.put({ content: 'デプロイは金曜日に行います' })).item.id;
+    const asked = await engram.search({ query: 'デプロイはいつですか' });
+    assert.ok(asked.terms.includes('デプロイ'), asked.terms.join('|'));
+    assert.deepEqual(ids(asked), [deploy]);
   });
 
   test(`${mode}: filters apply to search as to list; archived items are hidden unless asked`, async (t) => {

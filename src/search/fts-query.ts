@@ -17,6 +17,45 @@ const CJK_CHAR = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]$/
 const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
+const SCRIPTS: [string, RegExp][] = [
+  ['hangul', /\p{Script=Hangul}/u],
+  ['katakana', /\p{Script=Katakana}/u],
+  ['hiragana', /\p{Script=Hiragana}/u],
+  ['han', /\p{Script=Han}/u],
+];
+
+/**
+ * The terms of one word with CJK text. memtool drops one-character segments: they match almost
+ * everything. But jieba knows Chinese words only and cuts Korean (한국어) and kana (カタカナ) into
+ * single characters, which would leave such a query no term at all: so a run of one-character
+ * segments in one script is kept as one term (a change of script, デプロイ|はいつ, ends it; a mark
+ * two scripts share, ー or 々, goes with its run).
+ */
+function cjkTerms(word: string, segment: SegmentText): string[] {
+  const terms: string[] = [];
+  let run = '';
+  let script: string | undefined;
+  const endRun = () => {
+    if (run.length >= 2) terms.push(run);
+    run = '';
+    script = undefined;
+  };
+  for (const part of segment(word)) {
+    const trimmed = part.trim();
+    if (!CJK_CHAR.test(trimmed)) {
+      endRun();
+      if (trimmed !== '') terms.push(trimmed);
+      continue;
+    }
+    const own = SCRIPTS.find(([, test]) => test.test(trimmed))?.[0];
+    if (own !== undefined && script !== undefined && own !== script) endRun();
+    run += trimmed;
+    script = own ?? script;
+  }
+  endRun();
+  return terms;
+}
+
 /**
  * The searchable words of `text`: NFKC-normalised, lowercase, CJK runs segmented, stopwords
  * dropped, at most `limit` (a query's {@link MAX_TERMS} unless told).
@@ -25,28 +64,8 @@ export function queryTerms(text: string, segment?: SegmentText, limit = MAX_TERM
   const clean = text.normalize('NFKC').replace(INVISIBLE, ' ').toLowerCase();
   const words: string[] = [];
   for (const [word] of clean.matchAll(WORD)) {
-    if (segment !== undefined && CJK.test(word)) {
-      // memtool drops one-character segments: they match almost everything. But a run of them is
-      // kept whole: jieba knows Chinese words only, and cuts Korean (한국어) and kana (カタカナ)
-      // into single characters, which would leave such a query no term at all.
-      let run = '';
-      const endRun = () => {
-        if (run.length >= 2) words.push(run);
-        run = '';
-      };
-      for (const part of segment(word)) {
-        const trimmed = part.trim();
-        if (CJK_CHAR.test(trimmed)) {
-          run += trimmed;
-          continue;
-        }
-        endRun();
-        if (trimmed !== '') words.push(trimmed);
-      }
-      endRun();
-    } else {
-      words.push(word);
-    }
+    if (segment !== undefined && CJK.test(word)) words.push(...cjkTerms(word, segment));
+    else words.push(word);
   }
   const unique = [...new Set(words.map((w) => w.slice(0, MAX_TERM_LENGTH)))];
   const meaningful = unique.filter((w) => !STOPWORDS.has(w));
