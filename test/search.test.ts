@@ -75,6 +75,31 @@ for (const fullText of [true, false]) {
     assert.deepEqual(ids(asked), [deploy]);
   });
 
+  test(`${mode}: joined single characters are terms only for a query with no other term (no filler outranks real words)`, async (t) => {
+    const engram = await store(t, { fullText });
+    const grafana = (await engram.put({ title: '모니터링', content: '모니터링은 Grafana와 Prometheus를 사용합니다.' })).item.id;
+    await engram.put({ title: '커피', content: '커피 머신은 4층 탕비실에 있어요.' });
+    const dashboard = (await engram.put({ content: 'Grafanaのダッシュボードは社内ポータルから開けます。' })).item.id;
+    await engram.put({ content: 'お疲れさまです よろしくお願いします' });
+    const ssl = (await engram.put({ content: 'SSL 证书每年三月到期，需要提前两周续期。' })).item.id;
+    // Korean filler (있어요) would match the coffee note at the first stage and hide the Grafana one.
+    const ko = await engram.search({ query: 'Grafana 대시보드 어디 있어요' });
+    assert.deepEqual(ko.terms, ['grafana']);
+    const found = ids(ko);
+    assert.ok(found.includes(grafana), JSON.stringify(found));
+    assert.ok(found.every((id) => id === grafana || id === dashboard), JSON.stringify(found));
+    // Hiragana filler (ですか, します) would rank the greeting memo first.
+    const ja = await engram.search({ query: 'Grafanaの設定はどこですか よろしくお願いします' });
+    assert.ok(!ja.terms.some((term) => /ですか|します/.test(term)), ja.terms.join('|'));
+    assert.equal(ids(ja)[0] === dashboard || ids(ja)[0] === grafana, true, JSON.stringify(ids(ja)));
+    // A long Chinese prompt: joined filler would push ssl and 证书 past the 32-term limit.
+    const prompt = '你好，我今天早上来公司以后试了一下新的构建流程，发现有些地方跑得很慢，我想了想可能是缓存没配好，也可能是网络的问题。'
+      + '后来同事说他那边也遇到过类似的情况，他给我看了他的笔记，但我还是没太看懂。我又去翻了翻以前的文档，找了半天也没找到。对了，SSL证书是什么时候到期的？';
+    const zh = await engram.search({ query: prompt });
+    assert.ok(zh.terms.includes('ssl') && zh.terms.includes('证书'), zh.terms.join('|'));
+    assert.ok(ids(zh).includes(ssl));
+  });
+
   test(`${mode}: filters apply to search as to list; archived items are hidden unless asked`, async (t) => {
     const engram = await store(t, { fullText });
     const id = await seed(engram);

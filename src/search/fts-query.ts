@@ -25,18 +25,21 @@ const SCRIPTS: [string, RegExp][] = [
 ];
 
 /**
- * The terms of one word with CJK text. memtool drops one-character segments: they match almost
- * everything. But jieba knows Chinese words only and cuts Korean (한국어) and kana (カタカナ) into
- * single characters, which would leave such a query no term at all: so a run of one-character
- * segments in one script is kept as one term (a change of script, デプロイ|はいつ, ends it; a mark
- * two scripts share, ー or 々, goes with its run).
+ * The terms of one word with CJK text, and its fallback runs. memtool drops one-character segments:
+ * they match almost everything. But jieba knows Chinese words only and cuts Korean (한국어) and kana
+ * (カタカナ) into single characters, which leaves a query in those scripts no term at all. For such a
+ * query, `runs` are the one-character segments joined back, one run per script (a change of script,
+ * デプロイ|はいつ, ends a run; a mark two scripts share, ー or 々, goes with its run). They are used
+ * only when the query has no other term: as extra terms they would add filler (있어요, ですか) that
+ * outranks the query's real words, or push them past {@link MAX_TERMS}.
  */
-function cjkTerms(word: string, segment: SegmentText): string[] {
+function cjkTerms(word: string, segment: SegmentText): { terms: string[]; runs: string[] } {
   const terms: string[] = [];
+  const runs: string[] = [];
   let run = '';
   let script: string | undefined;
   const endRun = () => {
-    if (run.length >= 2) terms.push(run);
+    if (run.length >= 2) runs.push(run);
     run = '';
     script = undefined;
   };
@@ -53,7 +56,7 @@ function cjkTerms(word: string, segment: SegmentText): string[] {
     script = own ?? script;
   }
   endRun();
-  return terms;
+  return { terms, runs };
 }
 
 /**
@@ -62,11 +65,18 @@ function cjkTerms(word: string, segment: SegmentText): string[] {
  */
 export function queryTerms(text: string, segment?: SegmentText, limit = MAX_TERMS): string[] {
   const clean = text.normalize('NFKC').replace(INVISIBLE, ' ').toLowerCase();
-  const words: string[] = [];
+  let words: string[] = [];
+  const runs: string[] = [];
   for (const [word] of clean.matchAll(WORD)) {
-    if (segment !== undefined && CJK.test(word)) words.push(...cjkTerms(word, segment));
-    else words.push(word);
+    if (segment !== undefined && CJK.test(word)) {
+      const cut = cjkTerms(word, segment);
+      words.push(...cut.terms);
+      runs.push(...cut.runs);
+    } else {
+      words.push(word);
+    }
   }
+  if (words.length === 0) words = runs;
   const unique = [...new Set(words.map((w) => w.slice(0, MAX_TERM_LENGTH)))];
   const meaningful = unique.filter((w) => !STOPWORDS.has(w));
   // A query made only of stopwords ("to be or not to be") still searches for them.
