@@ -11,7 +11,7 @@ import { commandWordAt, invokedCommand } from './command-word.js';
 export { invokedCommand };
 
 /** Commands whose own --format is not the output format (ingest, `sync add`: text|auto; capture, hook: a client). */
-export const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest', 'capture', 'hook', 'sync add']);
+const OWN_FORMAT_FLAG: ReadonlySet<string> = new Set(['ingest', 'capture', 'hook', 'sync add']);
 
 /**
  * Where the words of a command with its own --format end (`ingest`, or `add` of `sync add`): after

@@ -15,6 +15,7 @@ import { askDaemon, DEFAULT_IDLE_MINUTES, type DaemonStatus, requireSafeDir } fr
 import { spawnDaemon } from '../daemon/spawn.js';
 import { exampleText, intOption } from '../options.js';
 import type { Runner } from '../runner.js';
+import { plural } from '../plural.js';
 
 const ACTIONS = ['start', 'stop', 'status', 'run'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -64,7 +65,7 @@ async function others(dir: string, socket: string): Promise<DaemonStatus[]> {
 function line(state: string, status: DaemonStatus | undefined, socket: string): string {
   return status === undefined
     ? `engram daemon: ${state} (${socket})`
-    : `engram daemon: ${state}, pid ${status.pid}, ${status.commands} command${status.commands === 1 ? '' : 's'} since ${status.started_at}, `
+    : `engram daemon: ${state}, pid ${status.pid}, ${plural(status.commands, 'command')} since ${status.started_at}, `
       + `ends after ${status.idle_minutes} idle minutes (${socket})`;
 }
 

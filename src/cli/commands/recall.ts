@@ -12,6 +12,7 @@ import { ITEM_TYPES, type Secrecy, type TIERS } from '../../types.js';
 import type { CliContext, CommandOutput } from '../context.js';
 import { enumOption, TIER_VALUES, exampleText, intOption, listOption, secrecyOption } from '../options.js';
 import type { Runner } from '../runner.js';
+import { plural } from '../plural.js';
 
 interface RecallFlags {
   budget?: number;
@@ -119,8 +120,7 @@ async function recallCommand(ctx: CliContext, query: string, flags: RecallFlags,
   }
   // Matches that the budget left out entirely: an empty block is then never a silent surprise.
   if (result.mode !== 'catalog' && result.matched > 0 && result.injected.length === 0) {
-    const n = result.matched;
-    ctx.warn(`${n} item${n === 1 ? '' : 's'} matched but none fits in a budget of ${result.budget} token${result.budget === 1 ? '' : 's'}: raise --budget`);
+    ctx.warn(`${plural(result.matched, 'item')} matched but none fits in a budget of ${plural(result.budget, 'token')}: raise --budget`);
   }
   return { kind: 'block', text: result.inject_text, data: { ...result } } satisfies CommandOutput;
 }

@@ -1,8 +1,7 @@
 /** Text view of `engram capture`: the session, the turn counts, the refusals (masked) and unreadable lines. */
 import type { CaptureReport } from '../../engram.js';
 import type { Palette } from './palette.js';
-
-const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+import { plural } from '../plural.js';
 
 export function captureView(d: CaptureReport, p: Palette): string {
   const unit = d.unit === 'line' ? 'lines' : 'messages';

@@ -2,8 +2,7 @@
 import type { IngestReport, PullEntry, PullResult } from '../../engram.js';
 import type { FileReport } from '../../ingest/ingest.js';
 import type { Paint, Palette } from './palette.js';
-
-const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+import { plural } from '../plural.js';
 
 function fileLine(f: FileReport, p: Palette): string {
   const mark: Record<string, Paint> = {
