@@ -1,13 +1,15 @@
 /**
  * The policy's views against the expressions they stand for: `base64Runs` against the run
  * expression it replaced, `unsplit` against its glue expression with the look back first (the
- * order it had), and the leetspeak views against a replace per reading of `1`, on random texts
- * built from the characters each one reads.
+ * order it had), the leetspeak views against a replace per reading of `1` and against the cue
+ * expression alone (without the cheaper test that now runs first), and the phrase folding against
+ * a replace of every whitespace run, on random texts built from the characters each one reads.
  */
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { base64Runs, unsplit } from '../src/policy/decode.js';
 import { deobfuscatedViews } from '../src/policy/deobfuscate.js';
+import { foldPhrases } from '../src/policy/normalize.js';
 import { seededRandom } from './helpers.js';
 
 function texts(alphabet: readonly string[], count: number, seed: number): string[] {
@@ -73,4 +75,38 @@ test('the leetspeak views are the text with each leet word read with 1 as i, the
     seen++;
   }
   assert.ok(seen > 2_000, `${seen} texts had leetspeak views`);
+});
+
+test('a leetspeak view is made exactly when the cue expression matches', () => {
+  const cue = /(?<![\p{L}\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{3,24}(?![\p{L}\p{N}])/u;
+  // Words of two characters or more, so that no run of spaced letters is joined first.
+  const next = seededRandom(4);
+  const pick = (from: string) => from[Math.floor(next() * from.length)] ?? '';
+  let cued = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const words = Array.from({ length: 1 + Math.floor(next() * 6) }, () =>
+      Array.from({ length: 2 + Math.floor(next() * 6) }, () => pick('aZ013457@$2689éжK_')).join(''));
+    const text = words.map((w) => `${w}${pick(' \n.,:')}`).join('');
+    const made = deobfuscatedViews(text).some((v) => v.label.includes('leetspeak'));
+    assert.equal(made, cue.test(text), JSON.stringify(text));
+    if (made) cued++;
+  }
+  assert.ok(cued > 5_000 && cued < 15_000, `${cued} texts were cued`);
+});
+
+test('phrase folding makes every whitespace run one space, as a replace of each run does', () => {
+  const fold = (text: string) => {
+    const plain = /[\u0080-\uFFFF]/.test(text)
+      ? text.normalize('NFD').replace(/\p{Mn}+/gu, '').replace(/[\u2018\u2019\u02BC]/g, '\'')
+      : text;
+    return plain.replace(/\s+/g, ' ');
+  };
+  const alphabet = [...'ab ab  \t\n\r\v\f', '\r\n', '\u00a0', '\u2028', '\u3000', '\ufeff', '\u200b', 'é', '’'];
+  let changed = 0;
+  for (const text of texts(alphabet, 20_000, 5)) {
+    const folded = foldPhrases(text);
+    assert.equal(folded, fold(text), JSON.stringify(text));
+    if (folded !== text) changed++;
+  }
+  assert.ok(changed > 15_000, `${changed} texts were folded`);
 });
