@@ -12,13 +12,14 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { evaluatePolicy, type PolicySubject } from '../src/policy/evaluate.js';
 import { requiredLiterals } from '../src/policy/literals.js';
-import { PATTERN_RULES } from '../src/policy/rules.js';
-import { setScreening } from '../src/policy/screen.js';
+import { PATTERN_RULES, type PatternRule } from '../src/policy/rules.js';
+import { createScreener, setScreening } from '../src/policy/screen.js';
+import { packScreenData, screenData } from '../src/policy/screen-data.js';
 import { secretSpans } from '../src/policy/secret-spans.js';
 import { benignCases } from './adversarial/benign.js';
 import { injectionCases } from './adversarial/injections.js';
 import { secretCases } from './adversarial/secrets.js';
-import { policyCorpus } from './helpers.js';
+import { policyCorpus, seededRandom } from './helpers.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -148,4 +149,41 @@ test('required literals: every rule pattern reads to literals its own matches in
     }
   }
   assert.ok(checked > 300, `${checked} matches checked`);
+});
+
+test('the screen admits every rule whose literal occurs, when literals share their first three code units', () => {
+  // Literals of three to seven code units over four letters, so that many share a bucket and a
+  // bucket often holds literals of three and of more; some case-sensitive, in lower case.
+  const next = seededRandom(21);
+  const word = (length: number) => Array.from({ length }, () => 'abcd'[Math.floor(next() * 4)]).join('');
+  const rules: PatternRule[] = Array.from({ length: 120 }, (_, i) => {
+    const literal = word(3 + Math.floor(next() * 5));
+    return {
+      id: `literal-${i}`,
+      group: 'secret',
+      action: 'reject',
+      description: literal,
+      kind: i % 2 === 0 ? 'token' : 'phrase',
+      patterns: [new RegExp(literal, i % 3 === 0 ? '' : 'i')],
+    };
+  });
+  const data = screenData(rules);
+  for (const screen of [createScreener(rules), createScreener(rules, packScreenData(data))]) {
+    let matched = 0;
+    let skipped = 0;
+    for (let t = 0; t < 2_000; t++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 30) }, () => 'abcdABCD x'[Math.floor(next() * 10)]).join('');
+      for (const kind of ['token', 'phrase'] as const) {
+        const s = screen(text, kind);
+        for (const rule of rules.filter((r) => r.kind === kind)) {
+          const admitted = s === undefined || s.admits(rule);
+          if (rule.patterns.some((p) => p.test(text))) {
+            matched++;
+            assert.ok(admitted, `${rule.id} (${String(rule.patterns[0])}) must be admitted for ${JSON.stringify(text)}`);
+          } else if (!admitted) skipped++;
+        }
+      }
+    }
+    assert.ok(matched > 2_000 && skipped > 100_000, `${matched} matches, ${skipped} rules skipped`);
+  }
 });

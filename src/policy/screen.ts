@@ -51,15 +51,28 @@ interface Bucket {
   long: Map<number, EntryData[]>;
 }
 
+/** {@link Table.bits}: no bucket, a bucket not unpacked yet, unpacked with no literal of three code units, with one. */
+const NONE = 0;
+const PACKED = 1;
+const FOUR_OR_MORE = 2;
+const THREE = 3;
+
 /**
- * The literals of one kind of rule (see {@link KindData}), with a bit set per three-code-unit hash
- * with a bucket; the shortest apart by whether they are all ASCII upper-cased (the others cannot
- * occur in a text whose upper case is, as most are).
+ * The literals of one kind of rule (see {@link KindData}), with the state of the bucket of each
+ * three-code-unit hash; the shortest apart by whether they are all ASCII upper-cased (the others
+ * cannot occur in a text whose upper case is, as most are).
  */
 interface Table {
   short: EntryData[];
   wide: EntryData[];
+  /** Per three-code-unit hash: NONE, PACKED, FOUR_OR_MORE or THREE. */
   bits: Uint8Array;
+  /**
+   * 1 at the hash of the first four code units of every literal of an unpacked bucket. A common
+   * three (`THE`, `VER`) then costs one more look-up instead of its bucket's where the next code
+   * unit starts none of its literals.
+   */
+  four: Uint8Array;
   /** A bucket, or its packed entries until its first hit. */
   buckets: Map<number, Bucket | string>;
 }
@@ -76,15 +89,17 @@ interface Tables {
 
 function table(data: KindData | PackedKindData): Table {
   const bits = new Uint8Array(HASH_MASK + 1);
+  const four = new Uint8Array(HASH_MASK + 1);
   const buckets = new Map<number, Bucket | string>();
   for (const [h3, mid, long] of data.buckets) {
-    bits[h3] = 1;
-    buckets.set(h3, typeof mid === 'string' ? mid : { mid, long: new Map(long) });
+    bits[h3] = PACKED;
+    if (typeof mid === 'string') buckets.set(h3, mid);
+    else buckets.set(h3, unpacked(h3, mid, long ?? [], bits, four));
   }
   // By the upper-cased literal alone: that is what must occur in the upper-cased text first, and
   // an ASCII one may stand for a literal that is not (`ı` is looked for as `I`, `ſ` as `S`).
   const ascii = (e: EntryData) => !NON_ASCII.test(e[0]);
-  return { short: data.short.filter(ascii), wide: data.short.filter((e) => !ascii(e)), bits, buckets };
+  return { short: data.short.filter(ascii), wide: data.short.filter((e) => !ascii(e)), bits, four, buckets };
 }
 
 /**
@@ -102,13 +117,30 @@ function build(rules: readonly PatternRule[], generated: PackedScreenData | unde
   return { index, always: Uint8Array.from(data.always), kinds: {}, data };
 }
 
+/** The bucket of hash `h3` laid out, its state and its literals' first four code units recorded. */
+function unpacked(
+  h3: number,
+  mid: EntryData[],
+  long: [number, EntryData[]][],
+  bits: Uint8Array,
+  four: Uint8Array,
+): Bucket {
+  let three = false;
+  for (const [upper] of [...mid, ...long.flatMap(([, entries]) => entries)]) {
+    if (upper.length === 3) three = true;
+    else four[hashOf(upper, 0, 4)] = 1;
+  }
+  bits[h3] = three ? THREE : FOUR_OR_MORE;
+  return { mid, long: new Map(long) };
+}
+
 /** The bucket of hash `h` (one there is), unpacked on its first hit. */
-function bucketAt(buckets: Map<number, Bucket | string>, h: number): Bucket {
-  const found = buckets.get(h) as Bucket | string;
+function bucketAt(t: Table, h: number): Bucket {
+  const found = t.buckets.get(h) as Bucket | string;
   if (typeof found !== 'string') return found;
   const [mid, long] = unpackBucket(found);
-  const bucket = { mid, long: new Map(long) };
-  buckets.set(h, bucket);
+  const bucket = unpacked(h, mid, long, t.bits, t.four);
+  t.buckets.set(h, bucket);
   return bucket;
 }
 
@@ -141,7 +173,7 @@ function check(e: EntryData, s: Scanned, at: number | undefined, hit: Uint8Array
 function scan(s: Scanned, t: Table, hit: Uint8Array): void {
   for (const e of t.short) check(e, s, undefined, hit);
   const { upper } = s;
-  const { bits, buckets } = t;
+  const { bits, four } = t;
   // The two code units before this one: the hash of three is `hashOf(upper, i - 2, 3)`.
   let c0 = 0;
   let c1 = 0;
@@ -153,8 +185,14 @@ function scan(s: Scanned, t: Table, hit: Uint8Array): void {
     const h = (c0 * 961 + c1 * 31 + c) & HASH_MASK;
     c0 = c1;
     c1 = c;
-    if (i < 2 || bits[h] !== 1) continue;
-    const bucket = bucketAt(buckets, h);
+    if (i < 2) continue;
+    const state = bits[h];
+    if (state === NONE) continue;
+    // Every literal of the bucket is four code units or more: the next one must start one of them.
+    if (state === FOUR_OR_MORE) {
+      if (i + 1 >= upper.length || four[(h * 31 + upper.charCodeAt(i + 1)) & HASH_MASK] === 0) continue;
+    }
+    const bucket = bucketAt(t, h);
     const at = i - 2;
     for (const e of bucket.mid) check(e, s, at, hit);
     if (bucket.long.size === 0 || at + 6 > upper.length) continue;
