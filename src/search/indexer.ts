@@ -31,9 +31,12 @@ function textOf(item: Indexed): string {
   return [item.title, item.content, ...item.tags, ...item.entities].join('\n');
 }
 
+/** A character outside ASCII: a text without one has no CJK character and is its own NFKC form. */
+const NON_ASCII = /[^\0-\x7f]/;
+
 /** True when `text`, as written or in its NFKC form (`㍿` folds to Han), has CJK characters. */
 function needsSegmenter(text: string): boolean {
-  return hasCjk(text) || hasCjk(text.normalize('NFKC'));
+  return NON_ASCII.test(text) && (hasCjk(text) || hasCjk(text.normalize('NFKC')));
 }
 
 /**
@@ -46,7 +49,7 @@ function needsSegmenter(text: string): boolean {
  */
 export function indexText(item: Indexed, segment?: Segmenter): IndexText {
   const text = textOf(item);
-  const folded = text.normalize('NFKC');
+  const folded = NON_ASCII.test(text) ? text.normalize('NFKC') : text;
   const segmented = segment !== undefined && hasCjk(folded) ? segmentedCopy(folded, segment) : '';
   return { segmented: folded !== text && segmented === '' ? folded : segmented };
 }
@@ -64,6 +67,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
   const load = async (): Promise<Segmenter> => (segment ??= await options.loadSegmenter());
   return {
     async prepare(...texts) {
+      if (segment !== undefined) return;
       const needed = texts.some((t) => t !== undefined && needsSegmenter(typeof t === 'string' ? t : textOf(t)));
       if (needed) await load();
     },
