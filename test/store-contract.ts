@@ -550,6 +550,46 @@ export function runStoreContract(name: string, factory: StoreFactory, options: C
         assert.equal(await store.items.get(undone.id), undefined);
       });
 
+      test('a bulk transaction: each nested one that fails is undone alone, over rows written before it', async (t) => {
+        const store = await open(factory, t);
+        const before = Array.from({ length: 120 }, (_, i) => item({ content: `earlier note ${i} about deploys` }));
+        await insertAll(store, ...before);
+        const added: MemoryItem[] = [];
+        await store.transaction(async (tx) => {
+          for (let i = 0; i < 30; i++) {
+            const fresh = item({ content: `batch note ${i} about queues` });
+            added.push(fresh);
+            const failing = i % 3 === 0;
+            const write = tx.transaction(async (inner) => {
+              await put(inner, fresh);
+              // Rows that existed before the batch change too: their pages must be restored.
+              for (const old of before.slice(i * 4, i * 4 + 4)) {
+                const changed = { ...old, content: `${old.content} changed in ${i}`, version: old.version + 1 };
+                await inner.items.update(changed);
+                await inner.text.put(changed, NO_CJK);
+              }
+              if (failing) throw new Error(`file ${i}`);
+            });
+            if (failing) await assert.rejects(write, new RegExp(`file ${i}`));
+            else await write;
+          }
+        }, { bulk: true });
+        for (const [i, fresh] of added.entries()) {
+          assert.equal((await store.items.get(fresh.id)) !== undefined, i % 3 !== 0, `batch note ${i}`);
+        }
+        for (const [k, old] of before.entries()) {
+          const i = Math.floor(k / 4);
+          const changed = i < 30 && i % 3 !== 0;
+          assert.equal((await store.items.get(old.id))?.content, changed ? `${old.content} changed in ${i}` : old.content);
+        }
+        if (store.text.ranked) {
+          const hits = await store.text.search({ terms: ['changed'], mode: 'any' }, {}, 200);
+          assert.equal(hits.length, 80, 'the index holds the kept changes only');
+        }
+        const index = (await store.health()).find((c) => c.name === 'index');
+        if (index?.figures !== undefined) assert.deepEqual(index.figures, { items: 140, indexed: 140 });
+      });
+
       test('a read from outside waits for a running transaction and sees only what it committed', async (t) => {
         const store = await open(factory, t);
         const a = item();

@@ -59,6 +59,7 @@ export function createWriteBatch(target: CorpusTarget, limits = BATCH_LIMITS): W
     jobs = [];
     chars = 0;
     keys.clear();
+    // Each file is a savepoint: their journals are kept in memory (see TransactionOptions.bulk).
     await target.store.transaction(async () => {
       for (const job of pending) {
         try {
@@ -70,7 +71,7 @@ export function createWriteBatch(target: CorpusTarget, limits = BATCH_LIMITS): W
           Object.assign(job.file, { status: 'failed', reason: failureReason(error) });
         }
       }
-    });
+    }, { bulk: true });
   };
 
   return {

@@ -15,7 +15,7 @@ export type {
 } from './items.js';
 export type { LinkRepository } from './links.js';
 export type { MetaRepository } from './meta.js';
-export type { HealthCheck, Store } from './store.js';
+export type { HealthCheck, Store, TransactionOptions } from './store.js';
 export type { IndexText, ScoredItem, TextIndex, TextMode, TextQuery } from './text-index.js';
 export type { VectorIndex, VectorModel } from './vector-index.js';
 export type { WorkspaceRepository } from './workspaces.js';

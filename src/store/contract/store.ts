@@ -28,6 +28,16 @@ export interface HealthCheck {
   figures: Record<string, number>;
 }
 
+export interface TransactionOptions {
+  /**
+   * A batch of many nested transactions (ingest writes each file of a batch in its own). On SQLite
+   * each savepoint copies every page it changes that existed before it, to undo it alone; these
+   * copies are then kept in memory, not written to a temporary file one page at a time. What they
+   * take is bounded by the pages one nested transaction changes.
+   */
+  bulk?: boolean;
+}
+
 export interface Store {
   /** Where the data lives: a file path, `:memory:`, or a URL without credentials. */
   readonly path: string;
@@ -49,7 +59,7 @@ export interface Store {
    * async flow, while other flows wait for the transaction to end. A transaction started inside
    * another nests (a savepoint on SQLite): its failure undoes its own writes only.
    */
-  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Store) => Promise<T>, options?: TransactionOptions): Promise<T>;
   stats(): Promise<StoreStats>;
   /** Consistency checks for `doctor`. */
   health(): Promise<HealthCheck[]>;

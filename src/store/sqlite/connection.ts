@@ -68,11 +68,13 @@ export class Connection {
 
   /**
    * `BEGIN IMMEDIATE` … `COMMIT` around `fn`, holding the connection; rolled back when `fn` throws.
-   * Inside the running transaction's flow it is a savepoint instead.
+   * Inside the running transaction's flow it is a savepoint instead. `bulk`: its savepoints' page
+   * copies are kept in memory (`temp_store`, read by SQLite when the transaction begins).
    */
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  async transaction<T>(fn: () => Promise<T>, { bulk = false }: { bulk?: boolean } = {}): Promise<T> {
     if (this.inTransaction()) return this.savepoint(fn);
     await this.#acquire();
+    if (bulk) this.guard(() => this.db.exec('PRAGMA temp_store = MEMORY'));
     try {
       return await retryBusy(async () => {
         this.guard(() => this.db.exec('BEGIN IMMEDIATE'));
@@ -86,6 +88,7 @@ export class Connection {
         }
       }, this.busyRetries);
     } finally {
+      if (bulk && this.db.open) this.db.exec('PRAGMA temp_store = DEFAULT');
       this.#release();
     }
   }

@@ -122,7 +122,8 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
             : connection.transaction(() => rebuild(indexOf, onProgress)),
       } satisfies TextIndex,
       ...(vectorIndex === undefined ? {} : { vectors: promised<VectorIndex>(vectorIndex, run) }),
-      transaction: (fn) => (inside ? connection.savepoint(() => fn(self)) : connection.transaction(() => fn(tx))),
+      transaction: (fn, options) =>
+        (inside ? connection.savepoint(() => fn(self)) : connection.transaction(() => fn(tx), options)),
       stats: () => run(() => storeStats(db, path)),
       health: () => run(() => storeHealth(db, text.ranked, vectors !== undefined)),
       close: async () => {
