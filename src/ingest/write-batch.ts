@@ -23,7 +23,13 @@ export interface FileWrite {
 }
 
 /** When a batch is written: this many files, this much chunk text, or this long after its first file. */
-export const BATCH_LIMITS = Object.freeze({ files: 32, chars: 2_000_000, ms: 500 });
+export interface BatchLimits {
+  files: number;
+  chars: number;
+  ms: number;
+}
+
+export const BATCH_LIMITS: Readonly<BatchLimits> = Object.freeze({ files: 32, chars: 2_000_000, ms: 500 });
 
 export interface WriteBatch {
   /** Queues a file; writes the batch when it is full. */
@@ -39,6 +45,13 @@ export function failureReason(error: unknown): string {
   return isEngramError(error) ? `${error.code}: ${error.message}` : `unexpected error (${(error as Error).message})`;
 }
 
+/** How much chunk text a file writes. */
+function textOf(job: FileWrite): number {
+  let chars = 0;
+  for (const p of job.planned) chars += p.item.content.length;
+  return chars;
+}
+
 /**
  * A batch writer over a corpus target.
  *
@@ -47,7 +60,7 @@ export function failureReason(error: unknown): string {
  * for (const job of jobs) await batch.add(job);
  * await batch.flush();
  */
-export function createWriteBatch(target: CorpusTarget, limits = BATCH_LIMITS): WriteBatch {
+export function createWriteBatch(target: CorpusTarget, limits: Readonly<BatchLimits> = BATCH_LIMITS): WriteBatch {
   let jobs: FileWrite[] = [];
   let chars = 0;
   let since = 0;
@@ -56,10 +69,13 @@ export function createWriteBatch(target: CorpusTarget, limits = BATCH_LIMITS): W
   const flush = async () => {
     if (jobs.length === 0) return;
     const pending = jobs;
+    // Each file's savepoint keeps its journal in memory (SQLite drops it when the file is written)
+    // unless one file alone is longer than a batch: its savepoint journals every old page it
+    // changes, the chunks it replaces included, which stay on disk as before.
+    const bulk = pending.every((job) => textOf(job) <= limits.chars);
     jobs = [];
     chars = 0;
     keys.clear();
-    // Each file is a savepoint: their journals are kept in memory (see TransactionOptions.bulk).
     await target.store.transaction(async () => {
       for (const job of pending) {
         try {
@@ -71,7 +87,7 @@ export function createWriteBatch(target: CorpusTarget, limits = BATCH_LIMITS): W
           Object.assign(job.file, { status: 'failed', reason: failureReason(error) });
         }
       }
-    }, { bulk: true });
+    }, { bulk });
   };
 
   return {
@@ -79,7 +95,7 @@ export function createWriteBatch(target: CorpusTarget, limits = BATCH_LIMITS): W
       if (jobs.length === 0) since = Date.now();
       jobs.push(job);
       keys.add(job.record.key);
-      for (const p of job.planned) chars += p.item.content.length;
+      chars += textOf(job);
       if (jobs.length >= limits.files || chars >= limits.chars || Date.now() - since >= limits.ms) await flush();
     },
     holds: (key) => keys.has(key),
