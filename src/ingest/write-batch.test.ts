@@ -53,3 +53,23 @@ test('a batch is a bulk transaction unless one file holds more text than a batch
     assert.ok(await store.items.get(job.planned[0]?.item.id ?? ''), job.file.path);
   }
 });
+
+test('a file that replaces more old chunks than a batch holds (a long file cut short) is not written in bulk', async (t) => {
+  const store = await createSqliteStore(':memory:');
+  t.after(() => store.close());
+  const options: (TransactionOptions | undefined)[] = [];
+  const spy: Store = Object.assign(Object.create(store) as Store, {
+    transaction: <T>(fn: (tx: Store) => Promise<T>, given?: TransactionOptions) => {
+      options.push(given);
+      return store.transaction(fn, given);
+    },
+  });
+  const indexer = createIndexer({ loadSegmenter: () => Promise.reject(new Error('no CJK text here')) });
+  const writer = createItemWriter({ store: spy, indexer, actor: null });
+  // One old chunk may hold 2,000 characters: more than this batch's 1,000.
+  const batch = createWriteBatch({ store: spy, writer, corpus: '', scope: 'project:test' }, { files: 1, chars: 1_000, ms: 60_000 });
+  const short = { ...fileWrite(100), oldIds: ['MEM-ffffffffffff'] };
+  await batch.add(short);
+  assert.deepEqual(options.filter((o) => o !== undefined), [{ bulk: false }]);
+  assert.equal(short.file.status, 'ingested');
+});

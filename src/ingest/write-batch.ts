@@ -8,6 +8,7 @@
  * saves a WAL write per file, and the write lock is held only while the batch is written.
  */
 import { isEngramError } from '../errors.js';
+import { MAX_CONTENT_CHARS } from '../policy/rules.js';
 import type { Planned } from './plan-chunks.js';
 import type { FileReport, FileStatus } from './report.js';
 import { type CorpusTarget, type FileRecord, writeFile } from './write-file.js';
@@ -70,9 +71,9 @@ export function createWriteBatch(target: CorpusTarget, limits: Readonly<BatchLim
     if (jobs.length === 0) return;
     const pending = jobs;
     // Each file's savepoint keeps its journal in memory (SQLite drops it when the file is written)
-    // unless one file alone is longer than a batch: its savepoint journals every old page it
-    // changes, the chunks it replaces included, which stay on disk as before.
-    const bulk = pending.every((job) => textOf(job) <= limits.chars);
+    // unless one file alone, its new chunks or the old ones it replaces (a 40 MB file cut to a
+    // line archives them all), is longer than a batch: its journal stays on disk as before.
+    const bulk = pending.every((job) => Math.max(textOf(job), job.oldIds.length * MAX_CONTENT_CHARS) <= limits.chars);
     jobs = [];
     chars = 0;
     keys.clear();
