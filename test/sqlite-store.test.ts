@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { createItem } from '../src/items/build-item.js';
 import { createSqliteStore } from '../src/store/sqlite/store.js';
+import type { MemoryItem } from '../src/types.js';
 import { tempDir } from './helpers.js';
 import { runStoreContract } from './store-contract.js';
 
@@ -46,9 +47,22 @@ test('a bulk transaction keeps its savepoints\' page copies in memory, not in a 
       });
     }, { bulk });
   }
-  const [before, bulk, after] = open;
+  // A bulk transaction that fails leaves the connection as it found it too.
+  await assert.rejects(store.transaction(async (tx) => {
+    await tx.items.update({ ...(items[0] as MemoryItem), content: 'never stored', version: 3 });
+    throw new Error('bulk failed');
+  }, { bulk: true }), /bulk failed/);
+  await store.transaction(async (tx) => {
+    await tx.transaction(async (inner) => {
+      for (const item of items) await inner.items.update({ ...item, content: `${item.content} (again)`, version: 3 });
+      open.push(temporaryFiles());
+    });
+  });
+  const [before, bulk, after, afterFailure] = open;
+  assert.ok((afterFailure ?? []).length > 0, 'and after a failed bulk transaction');
   assert.ok((before ?? []).length > 0, 'without bulk, the page copies went to a temporary file');
   assert.deepEqual(bulk, [], 'with bulk, none');
   assert.ok((after ?? []).length > 0, 'the next transaction is as before');
-  assert.match((await store.items.get(items[299]?.id ?? ''))?.content ?? '', /\(false\)$/);
+  assert.match((await store.items.get(items[299]?.id ?? ''))?.content ?? '', / \(again\)$/);
+  assert.match((await store.items.get(items[0]?.id ?? ''))?.content ?? '', / \(again\)$/, 'the failed one stored nothing');
 });

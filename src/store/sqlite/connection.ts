@@ -74,8 +74,8 @@ export class Connection {
   async transaction<T>(fn: () => Promise<T>, { bulk = false }: { bulk?: boolean } = {}): Promise<T> {
     if (this.inTransaction()) return this.savepoint(fn);
     await this.#acquire();
-    if (bulk) this.guard(() => this.db.exec('PRAGMA temp_store = MEMORY'));
     try {
+      if (bulk) this.guard(() => this.db.exec('PRAGMA temp_store = MEMORY'));
       return await retryBusy(async () => {
         this.guard(() => this.db.exec('BEGIN IMMEDIATE'));
         try {
@@ -88,8 +88,21 @@ export class Connection {
         }
       }, this.busyRetries);
     } finally {
-      if (bulk && this.db.open) this.db.exec('PRAGMA temp_store = DEFAULT');
+      if (bulk) this.#defaultTempStore();
       this.#release();
+    }
+  }
+
+  /**
+   * Back to journals on disk after a bulk transaction. Best effort: SQLite refuses the change while
+   * a transaction is still open (a failed rollback), and the transaction's own outcome is what its
+   * caller must see; the setting only decides where later journals are kept.
+   */
+  #defaultTempStore(): void {
+    try {
+      if (this.db.open && !this.db.inTransaction) this.db.exec('PRAGMA temp_store = DEFAULT');
+    } catch {
+      // Left as it was: see above.
     }
   }
 
