@@ -15,8 +15,12 @@ import { openEngram } from '../src/index.js';
 import { WHOLE_TEXT_LIMIT } from '../src/ingest/across-chunks.js';
 import { createPolicyPool, poolSize, POOL_MIN_BYTES } from '../src/ingest/policy-pool.js';
 import { ingestVerdict, rejectingRules } from '../src/ingest/policy-tasks.js';
+import { evaluatePolicy } from '../src/policy/evaluate.js';
 import { secretSpans } from '../src/policy/secret-spans.js';
 import { ITEM_ID_PATTERN, newItemId } from '../src/util/ids.js';
+import { benignCases } from './adversarial/benign.js';
+import { injectionCases } from './adversarial/injections.js';
+import { secretCases } from './adversarial/secrets.js';
 import { cli, policyCorpus, tempDir } from './helpers.js';
 
 const TIMEOUT = { timeout: 600_000 };
@@ -136,4 +140,23 @@ test('item ids drawn from the pool of random bytes: the id format, none repeated
   const ids = Array.from({ length: 5000 }, () => newItemId());
   assert.ok(ids.every((id) => ITEM_ID_PATTERN.test(id)));
   assert.equal(new Set(ids).size, ids.length);
+});
+
+test('the rejecting rules of a text are those of a full evaluation (the rules that only quarantine are not run)', () => {
+  const texts = [
+    ...policyCorpus('adversarial.jsonl').map((c) => c.text),
+    ...policyCorpus('benign.jsonl').map((c) => c.text),
+    ...secretCases().map((c) => c.text),
+    ...injectionCases().map((c) => c.text),
+    ...benignCases().map((c) => c.text),
+  ];
+  // Alone, and four at a time (a text with a secret, personal data and an instruction together).
+  const mixed = texts.map((text, i) => [text, texts[(i * 7 + 3) % texts.length], texts[(i * 13 + 5) % texts.length]].join('\n\n'));
+  let rejected = 0;
+  for (const text of [...texts, ...mixed]) {
+    const full = evaluatePolicy({ content: text }, { ignoreSize: true }).matches.filter((m) => m.action === 'reject').map((m) => m.rule);
+    assert.deepEqual(rejectingRules(text), full, text.slice(0, 200));
+    if (full.length > 0) rejected++;
+  }
+  assert.ok(rejected > 4_000, `${rejected} texts had rejecting rules`);
 });

@@ -4,11 +4,19 @@
  */
 import { policyOptions } from '../items/admission.js';
 import { evaluatePolicy, type PolicySubject, type PolicyVerdict } from '../policy/evaluate.js';
+import { PATTERN_RULES } from '../policy/rules.js';
 import { type SecretSpan, secretSpans } from '../policy/secret-spans.js';
 
-/** The rejecting rules the policy finds in `text`, whatever its length. */
+/**
+ * The groups of the rules that reject: the others (personal data, self-instructions) only
+ * quarantine, and a rule's matches do not depend on which other rules run (evaluate.ts).
+ */
+const REJECTING_GROUPS = [...new Set(PATTERN_RULES.filter((rule) => rule.action === 'reject').map((rule) => rule.group))];
+
+/** The rejecting rules the policy finds in `text`, whatever its length (the rules that only quarantine are not run). */
 export function rejectingRules(text: string): string[] {
-  return evaluatePolicy({ content: text }, { ignoreSize: true }).matches.filter((m) => m.action === 'reject').map((m) => m.rule);
+  const { matches } = evaluatePolicy({ content: text }, { ignoreSize: true, groups: REJECTING_GROUPS });
+  return matches.filter((m) => m.action === 'reject').map((m) => m.rule);
 }
 
 const INGEST_OPTIONS = policyOptions({ operation: 'ingest' });
