@@ -4,13 +4,13 @@
  * its files alone holds more chunk text than a batch does.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { createItem } from '../items/build-item.js';
 import { createItemWriter } from '../items/writer.js';
 import { createIndexer } from '../search/indexer.js';
 import type { Store, TransactionOptions } from '../store/store.js';
 import { createSqliteStore } from '../store/sqlite/store.js';
-import { createWriteBatch, type FileWrite } from './write-batch.js';
+import { type BatchLimits, createWriteBatch, type FileWrite } from './write-batch.js';
 
 const AT = '2026-11-27T12:00:00.000Z';
 let files = 0;
@@ -29,7 +29,8 @@ function fileWrite(chars: number): FileWrite {
   };
 }
 
-test('a batch is a bulk transaction unless one file holds more text than a batch', async (t) => {
+/** A batch writer over a fresh store, and the options each outermost transaction was given. */
+async function spiedBatch(t: TestContext, limits: BatchLimits) {
   const store = await createSqliteStore(':memory:');
   t.after(() => store.close());
   const options: (TransactionOptions | undefined)[] = [];
@@ -41,13 +42,18 @@ test('a batch is a bulk transaction unless one file holds more text than a batch
   });
   const indexer = createIndexer({ loadSegmenter: () => Promise.reject(new Error('no CJK text here')) });
   const writer = createItemWriter({ store: spy, indexer, actor: null });
-  const limits = { files: 3, chars: 1_000, ms: 60_000 };
   const batch = createWriteBatch({ store: spy, writer, corpus: '', scope: 'project:test' }, limits);
+  // A file's own savepoint is a transaction without options.
+  return { store, batch, bulk: () => options.filter((o) => o !== undefined) };
+}
+
+test('a batch is a bulk transaction unless one file holds more text than a batch', async (t) => {
+  const { store, batch, bulk } = await spiedBatch(t, { files: 3, chars: 1_000, ms: 60_000 });
   const small = [fileWrite(300), fileWrite(300), fileWrite(300)];
   for (const job of small) await batch.add(job);
   const long = [fileWrite(200), fileWrite(1_200)];
   for (const job of long) await batch.add(job);
-  assert.deepEqual(options.filter((o) => o !== undefined), [{ bulk: true }, { bulk: false }]);
+  assert.deepEqual(bulk(), [{ bulk: true }, { bulk: false }]);
   for (const job of [...small, ...long]) {
     assert.equal(job.file.status, 'ingested');
     assert.ok(await store.items.get(job.planned[0]?.item.id ?? ''), job.file.path);
@@ -55,21 +61,10 @@ test('a batch is a bulk transaction unless one file holds more text than a batch
 });
 
 test('a file that replaces more old chunks than a batch holds (a long file cut short) is not written in bulk', async (t) => {
-  const store = await createSqliteStore(':memory:');
-  t.after(() => store.close());
-  const options: (TransactionOptions | undefined)[] = [];
-  const spy: Store = Object.assign(Object.create(store) as Store, {
-    transaction: <T>(fn: (tx: Store) => Promise<T>, given?: TransactionOptions) => {
-      options.push(given);
-      return store.transaction(fn, given);
-    },
-  });
-  const indexer = createIndexer({ loadSegmenter: () => Promise.reject(new Error('no CJK text here')) });
-  const writer = createItemWriter({ store: spy, indexer, actor: null });
   // One old chunk may hold 2,000 characters: more than this batch's 1,000.
-  const batch = createWriteBatch({ store: spy, writer, corpus: '', scope: 'project:test' }, { files: 1, chars: 1_000, ms: 60_000 });
+  const { batch, bulk } = await spiedBatch(t, { files: 1, chars: 1_000, ms: 60_000 });
   const short = { ...fileWrite(100), oldIds: ['MEM-ffffffffffff'] };
   await batch.add(short);
-  assert.deepEqual(options.filter((o) => o !== undefined), [{ bulk: false }]);
+  assert.deepEqual(bulk(), [{ bulk: false }]);
   assert.equal(short.file.status, 'ingested');
 });
