@@ -18,9 +18,7 @@ import { ingestVerdict, rejectingRules } from '../src/ingest/policy-tasks.js';
 import { evaluatePolicy } from '../src/policy/evaluate.js';
 import { secretSpans } from '../src/policy/secret-spans.js';
 import { ITEM_ID_PATTERN, newItemId } from '../src/util/ids.js';
-import { benignCases } from './adversarial/benign.js';
-import { injectionCases } from './adversarial/injections.js';
-import { secretCases } from './adversarial/secrets.js';
+import { policyTexts } from './adversarial/texts.js';
 import { cli, policyCorpus, tempDir } from './helpers.js';
 
 const TIMEOUT = { timeout: 600_000 };
@@ -143,13 +141,7 @@ test('item ids drawn from the pool of random bytes: the id format, none repeated
 });
 
 test('the rejecting rules of a text are those of a full evaluation (the rules that only quarantine are not run)', () => {
-  const texts = [
-    ...policyCorpus('adversarial.jsonl').map((c) => c.text),
-    ...policyCorpus('benign.jsonl').map((c) => c.text),
-    ...secretCases().map((c) => c.text),
-    ...injectionCases().map((c) => c.text),
-    ...benignCases().map((c) => c.text),
-  ];
+  const texts = policyTexts();
   // Alone, and four at a time (a text with a secret, personal data and an instruction together).
   const mixed = texts.map((text, i) => [text, texts[(i * 7 + 3) % texts.length], texts[(i * 13 + 5) % texts.length]].join('\n\n'));
   let rejected = 0;

@@ -11,20 +11,9 @@ import { evaluatePolicy, type PolicyMatch, type PolicyOptions } from '../src/pol
 import { PATTERN_RULES } from '../src/policy/rules.js';
 import { SECRET_PATTERN_RULES } from '../src/policy/secret-check.js';
 import { findsSecret, maskSecretSpans, REDACTED, redactSecrets } from '../src/policy/secret-spans.js';
-import { benignCases } from './adversarial/benign.js';
-import { injectionCases } from './adversarial/injections.js';
-import { secretCases } from './adversarial/secrets.js';
-import { policyCorpus } from './helpers.js';
+import { policyTexts } from './adversarial/texts.js';
 
-function texts(): string[] {
-  return [
-    ...policyCorpus('adversarial.jsonl').map((c) => c.text),
-    ...policyCorpus('benign.jsonl').map((c) => c.text),
-    ...secretCases().map((c) => c.text),
-    ...injectionCases().map((c) => c.text),
-    ...benignCases().map((c) => c.text),
-  ];
-}
+const texts = policyTexts;
 
 /** redactSecrets as it was written before the secret-only evaluation: the full privileged verdict. */
 function redactWithFullPolicy(text: string): string {

@@ -17,9 +17,9 @@ import { createScreener, setScreening } from '../src/policy/screen.js';
 import { packScreenData, screenData } from '../src/policy/screen-data.js';
 import { secretSpans } from '../src/policy/secret-spans.js';
 import { benignCases } from './adversarial/benign.js';
-import { injectionCases } from './adversarial/injections.js';
 import { secretCases } from './adversarial/secrets.js';
-import { policyCorpus, seededRandom } from './helpers.js';
+import { seededRandom } from './helpers.js';
+import { policyTexts } from './adversarial/texts.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -35,16 +35,7 @@ function both<T>(run: () => T): [T, T] {
   }
 }
 
-function texts(): string[] {
-  const out = [
-    ...policyCorpus('adversarial.jsonl').map((c) => c.text),
-    ...policyCorpus('benign.jsonl').map((c) => c.text),
-    ...secretCases().map((c) => c.text),
-    ...injectionCases().map((c) => c.text),
-    ...benignCases().map((c) => c.text),
-  ];
-  return out;
-}
+const texts = policyTexts;
 
 /** A case as ingest judges it: inside prose, with a title, a source and chunk provenance. */
 function asChunk(text: string, i: number): PolicySubject {
