@@ -22,6 +22,24 @@ function texts(alphabet: readonly string[], count: number, seed: number): string
   });
 }
 
+/**
+ * Up to `words` words of two characters or more (up to `longer` more) from `letters`, each followed
+ * by one of `separators`: no run of spaced single letters, which would be joined first.
+ */
+interface WordShape {
+  letters: string;
+  words: number;
+  longer: number;
+  separators: string;
+}
+
+function wordText(next: () => number, shape: WordShape): string {
+  const pick = (from: string) => from[Math.floor(next() * from.length)] ?? '';
+  const words = Array.from({ length: 1 + Math.floor(next() * shape.words) }, () =>
+    Array.from({ length: 2 + Math.floor(next() * shape.longer) }, () => pick(shape.letters)).join(''));
+  return words.map((w) => `${w}${pick(shape.separators)}`).join('');
+}
+
 test('base64Runs gives the matches of the base64 run expression', () => {
   const expression = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}/g;
   // Mostly run characters, so that runs of 16 and more are common; '=', blanks and others between.
@@ -62,12 +80,9 @@ test('the leetspeak views are the text with each leet word read with 1 as i, the
     text.replace(leetWord, (word) => [...word].map((ch) => (ch === '1' ? one : letters[ch] ?? ch)).join(''));
   // Words of two characters or more (no spaced single letters), no entity, emphasis or tag character.
   const next = seededRandom(3);
-  const pick = (from: string) => from[Math.floor(next() * from.length)] ?? '';
   let seen = 0;
   for (let i = 0; i < 5_000; i++) {
-    const words = Array.from({ length: 1 + Math.floor(next() * 8) }, () =>
-      Array.from({ length: 2 + Math.floor(next() * 7) }, () => pick('abcxyz013457@$1é')).join(''));
-    const text = words.map((w) => `${w}${pick(' \n.,')}`).join('');
+    const text = wordText(next, { letters: 'abcxyz013457@$1é', words: 8, longer: 7, separators: ' \n.,' });
     const views = deobfuscatedViews(text).filter((v) => v.label.includes('leetspeak')).map((v) => v.text);
     if (views.length === 0) continue;
     const [withI, withL] = [read(text, 'i'), read(text, 'l')];
@@ -81,12 +96,9 @@ test('a leetspeak view is made exactly when the cue expression matches', () => {
   const cue = /(?<![\p{L}\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{3,24}(?![\p{L}\p{N}])/u;
   // Words of two characters or more, so that no run of spaced letters is joined first.
   const next = seededRandom(4);
-  const pick = (from: string) => from[Math.floor(next() * from.length)] ?? '';
   let cued = 0;
   for (let i = 0; i < 20_000; i++) {
-    const words = Array.from({ length: 1 + Math.floor(next() * 6) }, () =>
-      Array.from({ length: 2 + Math.floor(next() * 6) }, () => pick('aZ013457@$2689éжK_')).join(''));
-    const text = words.map((w) => `${w}${pick(' \n.,:')}`).join('');
+    const text = wordText(next, { letters: 'aZ013457@$2689éжK_', words: 6, longer: 6, separators: ' \n.,:' });
     const made = deobfuscatedViews(text).some((v) => v.label.includes('leetspeak'));
     assert.equal(made, cue.test(text), JSON.stringify(text));
     if (made) cued++;
