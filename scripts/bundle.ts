@@ -5,7 +5,8 @@
  * loaded part (each command, the MCP shell, the document parsers), so that a command loads a few
  * files instead of hundreds of modules; esbuild splits only ES modules, so each output of that
  * build is written as CommonJS, which node loads faster and to which V8's code cache applies
- * (recorded by code-cache.ts; src/cli/chunk-loader.ts). Pure-JavaScript dependencies are bundled,
+ * (recorded by code-cache.ts; src/cli/chunk-loader.ts), and a pack per hot command, one file
+ * holding copies of the small chunks it loads (written by code-cache.ts). Pure-JavaScript dependencies are bundled,
  * the SQLite driver's JavaScript too (its addon stays in node_modules); those that load a native
  * or WebAssembly file from their own directory (sqlite-vec, jieba, the PDF parser, the tokenizer
  * runtime), the MCP SDK, the BPE encodings and jsonc-parser stay in node_modules. The metafile of
@@ -193,6 +194,6 @@ const meta = {
 };
 writeFileSync(`${out}/meta.json`, JSON.stringify(meta));
 copyFileSync(root('dist/src/cli/help.txt'), `${out}/help.txt`);
-// V8's code cache of the chunks the hot commands load, recorded by running them (code-cache.ts).
+// V8's code cache of the chunks the hot commands load, recorded by running them, and their packs (code-cache.ts).
 const recorded = spawnSync(process.execPath, [fileURLToPath(new URL('./code-cache.js', import.meta.url))], { stdio: 'inherit' });
 if (recorded.status !== 0) throw new Error(`recording the code cache failed (exit ${recorded.status})`);

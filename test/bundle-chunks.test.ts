@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { Script } from 'node:vm';
 import { CLI, tempDir } from './helpers.js';
@@ -57,6 +57,55 @@ test('a chunk edited in place after the build runs as edited: its older code cac
   // Given its old time back, the chunk is taken for the one the cache was made from: the cache
   // is read, and the code compiled into it runs (what the time check prevents).
   utimesSync(chunk, built.atime, built.mtime);
+  assert.equal(search(), 'relevance');
+});
+
+/** The chunks a pack holds, by their path in the bundle, each as the text of its wrapper function. */
+function packed(pack: string): Map<string, string> {
+  const wrappers = new Map<string, string>();
+  const register = (chunk: string, wrapper: () => void) => wrappers.set(chunk, String(wrapper));
+  (new Script(readFileSync(pack, 'utf8'), { filename: pack }).runInThisContext() as (r: typeof register) => void)(register);
+  return wrappers;
+}
+
+test('a pack holds exact copies of chunks, each in its module wrapper and strict as its file', () => {
+  const packs = readdirSync(join(bundle, 'packs')).map((name) => join(bundle, 'packs', name));
+  assert.deepEqual(packs.map((pack) => basename(pack)).sort(),
+    ['pack-get.cjs', 'pack-hook.cjs', 'pack-list.cjs', 'pack-put.cjs', 'pack-recall.cjs', 'pack-search.cjs']);
+  for (const pack of packs) {
+    const wrappers = packed(pack);
+    assert.ok(wrappers.has('start.cjs') && wrappers.size > 20, `${pack}: ${[...wrappers.keys()].join(', ')}`);
+    for (const [chunk, wrapper] of wrappers) {
+      const source = readFileSync(join(bundle, chunk), 'utf8');
+      assert.equal(wrapper, `function (exports, require, module, __filename, __dirname) {\n${source}\n}`, `${pack}: ${chunk}`);
+      // Strict inside its wrapper too: `with` is refused when the function compiles.
+      assert.throws(() => new Script(`(${wrapper.slice(0, -1)};with ({}) {}\n})`), SyntaxError, `${pack}: ${chunk}`);
+    }
+  }
+});
+
+test('a command runs the chunks of its pack from the pack, and a chunk newer than the pack from its file', (t) => {
+  const dir = tempDir(t);
+  const copy = join(dir, 'bundle');
+  cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  const pack = join(copy, 'packs', 'pack-search.cjs');
+  const chunk = [...packed(pack).keys()].map((name) => join(copy, name))
+    .find((file) => readFileSync(file, 'utf8').includes('sort = "relevance",')) as string;
+  assert.ok(chunk !== undefined, 'the search pack holds the chunk of the search operation');
+  const engram = (...args: string[]) => spawnSync(process.execPath, [join(copy, 'engram.js'), '--db', join(dir, 'm.db'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ENGRAM_DAEMON: 'off' },
+  });
+  assert.equal(engram('put', '--content', 'The staging database listens on port 5433').status, 0);
+  const search = () => (JSON.parse(engram('--json', 'search', 'staging').stdout) as { sort: string }).sort;
+  assert.equal(search(), 'relevance');
+  // The pack's copy edited (its time kept): the command runs it, not the chunk's file.
+  const { atime, mtime } = statSync(pack);
+  writeFileSync(pack, readFileSync(pack, 'utf8').replace('sort = "relevance",', 'sort = "PACKED",'));
+  utimesSync(pack, atime, mtime);
+  assert.equal(search(), 'PACKED');
+  // The chunk's file made newer than the pack: it runs from its file.
+  utimesSync(chunk, new Date(mtime.getTime() + 2000), new Date(mtime.getTime() + 2000));
   assert.equal(search(), 'relevance');
 });
 

@@ -15,6 +15,15 @@
  * A chunk's relative `require` of another chunk comes back here; any other (node's modules,
  * node_modules) goes to node, resolved from the chunk's folder. A chunk's `import()` of an ES
  * module goes through `require.engramImport`, which a script compiled by `vm` cannot do itself.
+ *
+ * Packs: a command agents call in loops loads some forty small chunks, and each costs file reads,
+ * a compile and a cache of its own. The build also writes, for each such command, a pack
+ * (`packs/pack-NAME.cjs`, with its code cache): a copy of the small chunks that command loaded, each
+ * in its module wrapper, which one compile registers without running any. The executable names
+ * the command's pack (`usePack`) before the first chunk loads; a chunk in the pack then runs from
+ * the pack's copy, exactly once and when it is required, as it would from its file. A chunk
+ * newer than the pack (edited in place) runs from its file; a command with no pack, or a pack
+ * that cannot be read, loads every chunk from its file.
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -24,8 +33,15 @@ import { Script } from 'node:vm';
 
 interface Chunk {
   module: { exports: unknown; filename: string; loaded: boolean };
-  script: Script;
+  /** The chunk's own script; none when it ran from a pack. */
+  script?: Script;
 }
+
+/** A chunk's module wrapper, as node's `Module.wrap` makes it. */
+type Wrapper = (exports: unknown, require: unknown, module: unknown, filename: string, dirname: string) => void;
+
+/** A pack's name: a command's, from the command line, so checked before it names a file. */
+const PACK_NAME = /^[a-z]+(?:-[a-z]+)*$/;
 
 /** Runs `f` with V8 checking code cache checksums: a cache whose bytes do not add up is refused (see above). */
 function withChecksums<T>(f: () => T): T {
@@ -40,11 +56,63 @@ function withChecksums<T>(f: () => T): T {
 const chunks = new Map<string, Chunk>();
 /** Node's `require` from a folder of the bundle, one per folder (making one costs a path walk). */
 const requires = new Map<string, NodeJS.Require>();
+/** The pack asked for and not yet read. */
+let wantedPack: string | undefined;
+/** The wrappers of the packs read, by chunk path, with the time of the pack that holds them. */
+const packed = new Map<string, { wrapper: Wrapper; mtimeMs: number }>();
+/** The scripts of the packs read, by pack path (for the build's recording run). */
+const packs = new Map<string, Script>();
+/** Every chunk asked for while the build's recording run traces (`traceChunks`). */
+let traced: Set<string> | undefined;
+
+/** The bundle's folder, for a file in it, in its `chunks/` or in its `packs/`. */
+function bundleOf(file: string): string {
+  const folder = dirname(file);
+  return basename(folder) === 'chunks' || basename(folder) === 'packs' ? dirname(folder) : folder;
+}
 
 /** Where the code cache of `file` is: `code-cache/` beside the bundle's entry. */
 function cacheOf(file: string): string {
-  const bundle = basename(dirname(file)) === 'chunks' ? dirname(dirname(file)) : dirname(file);
-  return join(bundle, 'code-cache', `${basename(file)}.v8`);
+  return join(bundleOf(file), 'code-cache', `${basename(file)}.v8`);
+}
+
+/**
+ * Names the pack of the command this process runs (`packs/pack-NAME.cjs`), read when the first chunk
+ * loads. A name that is not a command's is ignored.
+ */
+export function usePack(name: string): void {
+  if (PACK_NAME.test(name)) wantedPack = name;
+}
+
+/** The path of the pack named `name` in `bundle`. */
+export function packPath(bundle: string, name: string): string {
+  return join(bundle, 'packs', `pack-${name}.cjs`);
+}
+
+/** Reads the pack asked for, if the bundle has it: its wrappers are registered, none runs. */
+function readPack(bundle: string, name: string): void {
+  const file = packPath(bundle, name);
+  let source: string;
+  let mtimeMs: number;
+  try {
+    source = readFileSync(file, 'utf8');
+    mtimeMs = statSync(file).mtimeMs;
+  } catch {
+    return;
+  }
+  const cachedData = readCache(file);
+  const script = withChecksums(() => new Script(source, { filename: file, cachedData }));
+  packs.set(file, script);
+  const register = (chunk: string, wrapper: Wrapper) => packed.set(join(bundle, chunk), { wrapper, mtimeMs });
+  (script.runInThisContext() as (r: typeof register) => void)(register);
+}
+
+/** The pack's wrapper of `file`, unless the file is newer than the pack (edited in place) or gone. */
+function packedWrapper(file: string): Wrapper | undefined {
+  const entry = packed.get(file);
+  if (entry === undefined) return undefined;
+  const stat = statSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && stat.mtimeMs <= entry.mtimeMs ? entry.wrapper : undefined;
 }
 
 /** The cache of `file`, unless it is missing or older than the file (the build writes it after). */
@@ -83,11 +151,21 @@ function wrappedSource(file: string): string {
 
 /** The exports of the chunk `file` (an absolute path), loaded once. */
 export function loadChunk(file: string): unknown {
+  traced?.add(file);
   const known = chunks.get(file);
   if (known !== undefined) return known.module.exports;
-  const source = wrappedSource(file);
-  const cachedData = readCache(file);
-  const script = withChecksums(() => new Script(source, { filename: file, cachedData }));
+  if (wantedPack !== undefined) {
+    const name = wantedPack;
+    wantedPack = undefined;
+    readPack(bundleOf(file), name);
+  }
+  let wrapper = packedWrapper(file);
+  let script: Script | undefined;
+  if (wrapper === undefined) {
+    const source = wrappedSource(file);
+    const cachedData = readCache(file);
+    script = withChecksums(() => new Script(source, { filename: file, cachedData }));
+  }
   const mod = { exports: {} as unknown, filename: file, loaded: false };
   chunks.set(file, { module: mod, script });
   const folder = dirname(file);
@@ -104,7 +182,7 @@ export function loadChunk(file: string): unknown {
       engramImport: (specifier: string): Promise<unknown> => import(specifier),
     },
   );
-  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper ??= script?.runInThisContext() as Wrapper;
   try {
     wrapper.call(mod.exports, mod.exports, require, mod, file, folder);
   } catch (error) {
@@ -120,12 +198,42 @@ export function loadChunk(file: string): unknown {
  * functions they compiled); for the build's recording run. Returns how many were written.
  */
 export function writeCodeCaches(): number {
+  let written = 0;
   for (const [file, { script }] of chunks) {
-    const cache = cacheOf(file);
-    mkdirSync(dirname(cache), { recursive: true });
-    // Whole or not at all: a cache cut short by an interrupted build is never read.
-    writeFileSync(`${cache}.tmp`, withChecksums(() => script.createCachedData()));
-    renameSync(`${cache}.tmp`, cache);
+    if (script === undefined) continue;
+    writeCodeCache(file, script);
+    written++;
   }
-  return chunks.size;
+  return written;
+}
+
+/**
+ * Writes the code cache of every pack read so far, after its chunks ran; for the build's
+ * recording run of a pack. Returns the chunks that ran from a pack.
+ */
+export function writePackCaches(): number {
+  for (const [file, script] of packs) writeCodeCache(file, script);
+  return [...chunks.values()].filter((chunk) => chunk.script === undefined).length;
+}
+
+function writeCodeCache(file: string, script: Script): void {
+  const cache = cacheOf(file);
+  mkdirSync(dirname(cache), { recursive: true });
+  // Whole or not at all: a cache cut short by an interrupted build is never read.
+  writeFileSync(`${cache}.tmp`, withChecksums(() => script.createCachedData()));
+  renameSync(`${cache}.tmp`, cache);
+}
+
+/**
+ * Runs `f`, returning with its result every chunk asked for while it ran, loaded before or not;
+ * for the build, which packs the chunks each command asks for.
+ */
+export async function traceChunks<T>(f: () => Promise<T>): Promise<{ result: T; chunks: Set<string> }> {
+  traced = new Set();
+  try {
+    const result = await f();
+    return { result, chunks: traced };
+  } finally {
+    traced = undefined;
+  }
 }

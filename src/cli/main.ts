@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import { VERSION } from '../version.js';
 import { DAEMON_COMMANDS } from './daemon/commands.js';
+import { usePack } from './chunk-loader.js';
 import { invokedCommand } from './command-word.js';
 import { launchError } from './launch-error.js';
 import { stdStream } from './std-stream.js';
@@ -89,7 +90,9 @@ async function main(argv: readonly string[]): Promise<void> {
     process.exitCode = answer.code;
     return;
   }
-  // Turned away, the input the client read ahead is the command's stdin here.
+  // Turned away, the input the client read ahead is the command's stdin here. The chunks of a
+  // command agents call in loops load from its pack (chunk-loader.ts).
+  if (command !== undefined) usePack(command);
   const { start } = await import('./start.js');
   process.exitCode = await start(argv, io, answer?.input);
 }
