@@ -13,6 +13,7 @@
  *   possible contradiction, never merged.
  */
 import { canonicalText } from '../util/canonical-text.js';
+import { unicodePattern } from '../util/unicode-pattern.js';
 
 const TERMINATOR = /(?<=[.!?;])\s+|(?<=[。！？；])/u;
 const LIST_MARKER = /^(?:[-*+•>#]+|\d+[.)])\s+/u;
@@ -46,21 +47,25 @@ export function itemSentences(item: { title: string; content: string }): string[
 const WORD = /[^\s"'`“”‘’()[\]{}<>,;]+/gu;
 
 const URL = /^[a-z][a-z0-9+.-]*:\/\/\S+$/iu;
-const HAS_DIGIT = /\p{Nd}/u;
+const HAS_DIGIT = unicodePattern('\\p{Nd}', 'u');
 const PATH = /[/\\]/u;
-const IDENTIFIER = /[_@#$=]|::|\p{Ll}\p{Lu}|\p{L}\.\p{L}/u;
-const UPPER = /\p{Lu}/u;
+const IDENTIFIER = unicodePattern('[_@#$=]|::|\\p{Ll}\\p{Lu}|\\p{L}\\.\\p{L}', 'u');
+const UPPER = unicodePattern('\\p{Lu}', 'u');
+const LETTER = unicodePattern('\\p{L}', 'u');
+const LETTER_OR_NUMBER = unicodePattern('[\\p{L}\\p{N}]', 'u');
+/** A run of digits with its separators (`5432`, `1.2.3`, `2026-03-01`). */
+const NUMBER_RUN = unicodePattern('\\p{N}+(?:[.,:/-]\\p{N}+)*', 'gu');
 
 export type TokenKind = 'url' | 'value' | 'path' | 'identifier' | 'name';
 
 /** What kind of distinguishing token a word is, or undefined for an ordinary word. */
 export function tokenKind(word: string, sentenceStart: boolean): TokenKind | undefined {
   if (URL.test(word)) return 'url';
-  if (HAS_DIGIT.test(word)) return 'value';
-  if (PATH.test(word) && /\p{L}/u.test(word)) return 'path';
-  if (IDENTIFIER.test(word)) return 'identifier';
+  if (HAS_DIGIT(word).test(word)) return 'value';
+  if (PATH.test(word) && LETTER(word).test(word)) return 'path';
+  if (IDENTIFIER(word).test(word)) return 'identifier';
   // A capital after the first letter (PostgreSQL, NATS, iOS), or any capital mid-sentence.
-  if (UPPER.test(word.slice(1)) || (!sentenceStart && UPPER.test(word))) return 'name';
+  if (UPPER(word).test(word.slice(1)) || (!sentenceStart && UPPER(word).test(word))) return 'name';
   return undefined;
 }
 
@@ -85,7 +90,7 @@ export function tokensOf(text: string): Token[] {
       const marker = first && /^[-*+•>#]+$/u.test(raw);
       first = false;
       const word = raw.replace(/[.:!?]+$/u, '');
-      if (marker || !/[\p{L}\p{N}]/u.test(word)) continue;
+      if (marker || !LETTER_OR_NUMBER(word).test(word)) continue;
       tokens.push({ text: word, key: word.normalize('NFKC').toLowerCase(), kind: tokenKind(word, start) });
       start = /[.!?。！？]$/u.test(raw);
     }
@@ -120,7 +125,7 @@ export function saidText(item: Sayable): SaidText {
 }
 
 /** A word before a full stop that does not end a sentence: "e.g.", "Dr.", "v1.", a single letter. */
-const ABBREVIATION = /(?:^|\s)(?:[\p{L}]|e\.g|i\.e|etc|vs|cf|approx|Dr|Mr|Mrs|Ms|Mt|St|No|Nr|Fig|v\d+)\.$/iu;
+const ABBREVIATION = unicodePattern('(?:^|\\s)(?:[\\p{L}]|e\\.g|i\\.e|etc|vs|cf|approx|Dr|Mr|Mrs|Ms|Mt|St|No|Nr|Fig|v\\d+)\\.$', 'iu');
 
 /**
  * Whether `part` is the beginning of `whole`, ending where a line or a sentence of `whole` ends:
@@ -133,7 +138,7 @@ function beginsWith(whole: string, part: string): boolean {
   if (whole.length === part.length) return true;
   const next = whole[part.length];
   if (next === '\n') return true;
-  return (next === ' ' || next === '\t') && /[.!?。！？]$/u.test(part) && !ABBREVIATION.test(part);
+  return (next === ' ' || next === '\t') && /[.!?。！？]$/u.test(part) && !ABBREVIATION(part).test(part);
 }
 
 /** The characters that end a sentence before a space (as {@link beginsWith} reads them). */
@@ -173,7 +178,7 @@ export function says(kept: SaidText, other: SaidText): boolean {
  */
 export function shapeOf(text: string): string {
   return tokensOf(text)
-    .map((t) => (t.kind === 'url' || t.kind === 'path' ? '#' : t.key.replace(/\p{N}+(?:[.,:/-]\p{N}+)*/gu, '#')))
+    .map((t) => (t.kind === 'url' || t.kind === 'path' ? '#' : t.key.replace(NUMBER_RUN(t.key), '#')))
     .join(' ');
 }
 

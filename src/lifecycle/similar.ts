@@ -12,6 +12,7 @@ import { MAX_TERMS, queryTerms } from '../search/fts-query.js';
 import { hasCjk, type Segmenter } from '../search/segment.js';
 import type { Store, TextQuery } from '../store/store.js';
 import type { MemoryItem } from '../types.js';
+import { unicodePattern } from '../util/unicode-pattern.js';
 import { contentSimilarity, type Features, similarityFeatures } from './cluster.js';
 import { itemText, type SaidText, saidText, says, shapeOf, type Token, tokenDifferences, tokensOf } from './lossless.js';
 
@@ -19,7 +20,7 @@ import { itemText, type SaidText, saidText, says, shapeOf, type Token, tokenDiff
 export const SIMILAR_WORDS = 0.6;
 /** How many of the longest words (values aside) the second probe asks for together. */
 const ALL_TERMS = 4;
-const HAS_NUMBER = /\p{N}/u;
+const HAS_NUMBER = unicodePattern('\\p{N}', 'u');
 /** How many of the newest items sharing a probe word are compared per write. */
 export const SIMILAR_CANDIDATES = 20;
 /** How many near-duplicates are reported. */
@@ -96,7 +97,7 @@ export async function findSimilar(
   // A second probe, items holding all of its longest words but the values: it reaches an older item
   // that says all this one says, or says it with other numbers (a possible contradiction), even
   // when many items sharing a word are newer.
-  const plain = words.filter((w) => !HAS_NUMBER.test(w));
+  const plain = words.filter((w) => !HAS_NUMBER(w).test(w));
   const longest = [...plain].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, ALL_TERMS);
   const allTerms = longest.length > 0 ? queryTerms(longest.join(' '), segment) : [];
   const all: TextQuery | undefined = allTerms.length > 0 ? { terms: allTerms, mode: 'all' } : undefined;
@@ -104,15 +105,15 @@ export async function findSimilar(
   for (const other of await store.text.newest(match, SIMILAR_CANDIDATES)) found.set(other.id, other);
   // When the first probe got fewer than it asked for and asked for a word that is not a value, it
   // holds every item that says the same with other values: the second adds nothing.
-  const complete = found.size < SIMILAR_CANDIDATES && probe.some((w) => !HAS_NUMBER.test(w));
+  const complete = found.size < SIMILAR_CANDIDATES && probe.some((w) => !HAS_NUMBER(w).test(w));
   if (all !== undefined && !complete) {
     for (const other of await store.text.newest(all, SIMILAR_CANDIDATES)) found.set(other.id, other);
   }
   const score = (theirs: Features) => Math.round(contentSimilarity(mine, theirs) * 1000) / 1000;
   // The same shape needs the same words but the values: a set check first, the shape only then.
-  const plainSet = new Set([...mine.words].filter((w) => !HAS_NUMBER.test(w)));
+  const plainSet = new Set([...mine.words].filter((w) => !HAS_NUMBER(w).test(w)));
   const samePlain = (words: ReadonlySet<string>) => {
-    const theirs = [...words].filter((w) => !HAS_NUMBER.test(w));
+    const theirs = [...words].filter((w) => !HAS_NUMBER(w).test(w));
     return theirs.length === plainSet.size && theirs.every((w) => plainSet.has(w));
   };
   let shape: string | undefined;

@@ -10,6 +10,7 @@
  * no extra view. Pure functions, no I/O.
  */
 import { createRequire } from 'node:module';
+import { unicodePattern } from '../util/unicode-pattern.js';
 
 /** Marks the start of the hidden-places view: rules for hidden text test for it with `needs`. */
 export const HIDDEN_MARK = '\uE000';
@@ -24,16 +25,20 @@ const BIDI_OVERRIDE = /[\u202E\u2067]/;
 const BIDI_RUN = /[\u202E\u2067]([^\u202C\u2069\n]*)[\u202C\u2069]?/g;
 const ENTITY = /&(?:#\d{2,7}|#x[0-9a-f]{2,6}|[a-z][a-z0-9]{1,31});/i;
 /** Four or more single letters (or leet symbols) kept apart by one separator each: `i g n o r e`, `i.g.n.o.r.e`. */
-const SPACED_RUN = /(?<![\p{L}\p{N}])[\p{L}013457@$](?:[ .\-_*·•|/][\p{L}013457@$](?![\p{L}\p{N}])){3,}/gu;
+const SPACED_RUN = unicodePattern('(?<![\\p{L}\\p{N}])[\\p{L}013457@$](?:[ .\\-_*\\u00B7\\u2022|/][\\p{L}013457@$](?![\\p{L}\\p{N}])){3,}', 'gu');
 /** Once the text shows a run of four, shorter runs (`y o u`, `a-n`) are joined too. */
-const SPACED_SHORT = /(?<![\p{L}\p{N}])[\p{L}013457@$](?:[ .\-_*·•|/][\p{L}013457@$](?![\p{L}\p{N}]))+/gu;
+const SPACED_SHORT = unicodePattern('(?<![\\p{L}\\p{N}])[\\p{L}013457@$](?:[ .\\-_*\\u00B7\\u2022|/][\\p{L}013457@$](?![\\p{L}\\p{N}]))+', 'gu');
 /** A word split by Markdown emphasis or strike-through markers: `ig**nore**`, `pre~~vious~~`. */
-const EMPHASIS_SPLIT = /\p{L}(?:\*{1,3}|~~)\p{L}|\p{L}(?:\*{1,3}|~~)\s|\s(?:\*{1,3}|~~)\p{L}/u;
+const EMPHASIS_SPLIT = unicodePattern('\\p{L}(?:\\*{1,3}|~~)\\p{L}|\\p{L}(?:\\*{1,3}|~~)\\s|\\s(?:\\*{1,3}|~~)\\p{L}', 'u');
 const EMPHASIS = /\*{1,3}|~~/g;
 /** A Latin word that mixes letters with the digits and symbols of leetspeak (not a hash, version or unit). */
-const LEET_WORD = /(?<![\p{L}\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{2,24}(?![\p{L}\p{N}])/gu;
+const LEET_WORD = unicodePattern('(?<![\\p{L}\\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{2,24}(?![\\p{L}\\p{N}])', 'gu');
 /** The cue for a leetspeak view: one such word of three characters or more (`v4` alone is a version). */
-const LEET_CUE = /(?<![\p{L}\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{3,24}(?![\p{L}\p{N}])/u;
+const LEET_CUE = unicodePattern('(?<![\\p{L}\\p{N}])(?=[a-zA-Z013457@$]*[a-zA-Z])(?=[a-zA-Z013457@$]*[013457@$])[a-zA-Z013457@$]{3,24}(?![\\p{L}\\p{N}])', 'u');
+/** Two letters with anything between them (a run of separated letters holds a word, not one letter). */
+const TWO_LETTERS = unicodePattern('\\p{L}.*\\p{L}', 'u');
+/** A wider gap between two runs of separated letters: it stays one space. */
+const RUN_GAP = unicodePattern('(?<=[\\p{L}\\p{N}][.,;:!?]?)(?: {2,}| ?[/|\\u2022\\u00B7] ?)(?=[\\p{L}\\p{N}])', 'gu');
 /**
  * What every such word holds: a letter next to a digit or symbol of leetspeak. A text without one
  * has no cue; this is tested first, as it costs a third of the cue's expression.
@@ -87,20 +92,21 @@ export function deobfuscatedViews(raw: string): DeobfuscatedView[] {
     steps.push('entities');
   }
   const before = text;
-  if (EMPHASIS_SPLIT.test(text)) {
+  if (EMPHASIS_SPLIT(text).test(text)) {
     text = text.replace(EMPHASIS, '');
     steps.push('emphasis');
   }
-  SPACED_RUN.lastIndex = 0;
-  if (SPACED_RUN.test(text)) {
+  const spaced = SPACED_RUN(text);
+  spaced.lastIndex = 0;
+  if (spaced.test(text)) {
     const joined = joinSpacedLetters(text);
     if (joined !== text) steps.push('spaced letters');
     text = joined;
   }
-  if (LEET_PAIR.test(text) && LEET_CUE.test(text)) {
+  if (LEET_PAIR.test(text) && LEET_CUE(text).test(text)) {
     const label = `${[...steps, 'leetspeak'].join(', ')}: `;
     // The words are found once: `1` read as `i`, then as `l` when a word has a `1`.
-    const words = [...text.matchAll(LEET_WORD)];
+    const words = [...text.matchAll(LEET_WORD(text))];
     const unleeted = (one: 'i' | 'l') => {
       let out = '';
       let at = 0;
@@ -132,11 +138,13 @@ function decodeTags(run: string): string {
  * squeezed patterns of the injection rules read.
  */
 export function joinSpacedLetters(text: string): string {
-  SPACED_SHORT.lastIndex = 0;
-  return text.replace(SPACED_SHORT, (run) => {
+  const short = SPACED_SHORT(text);
+  short.lastIndex = 0;
+  const joined = text.replace(short, (run) => {
     const letters = run.replace(/[ .\-_*·•|/]/g, '');
-    return /\p{L}.*\p{L}/u.test(letters) ? letters : run;
-  }).replace(/(?<=[\p{L}\p{N}][.,;:!?]?)(?: {2,}| ?[/|•·] ?)(?=[\p{L}\p{N}])/gu, ' ');
+    return TWO_LETTERS(letters).test(letters) ? letters : run;
+  });
+  return joined.replace(RUN_GAP(joined), ' ');
 }
 
 function unleet(word: string, one: 'i' | 'l'): string {

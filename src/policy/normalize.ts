@@ -4,6 +4,7 @@
  * soft hyphens) removed, Cyrillic and Greek look-alikes folded to Latin, words or tokens split over
  * lines joined, and base64-wrapped text decoded. Pure functions, no I/O.
  */
+import { unicodePattern } from '../util/unicode-pattern.js';
 
 /** Cyrillic and Greek letters that render like Latin ones (Unicode confusables, the common set). */
 const CONFUSABLES: Readonly<Record<string, string>> = Object.freeze({
@@ -41,7 +42,7 @@ const MORE_CONFUSABLES: Readonly<Record<string, string>> = Object.freeze(
 );
 const MORE_CONFUSABLE = new RegExp(`[${Object.keys(MORE_CONFUSABLES).join('')}]`, 'g');
 /** A word: letters, digits and the punctuation of tokens. */
-const WORD = /[\p{L}\p{N}_+/=.:@#-]+/gu;
+const WORD = unicodePattern('[\\p{L}\\p{N}_+/=.:@#-]+', 'gu');
 /** Scripts nobody writes a Latin-context word in: Cherokee, Lisu, small capitals and IPA, Coptic. */
 const SPOOF_SCRIPT = /[\u13A0-\u13FF\uA4D0-\uA4FF\u1D00-\u1D7F\u0250-\u02AF\u2C80-\u2CFF\uA720-\uA7FF\uAB30-\uABBF]/u;
 
@@ -57,7 +58,9 @@ function mixed(word: string): boolean {
 
 const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'gu');
 /** Format characters (zero-width space/joiners, bidi controls, BOM, soft hyphen) and variation selectors. */
-const INVISIBLE = /[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/gu;
+const INVISIBLE = unicodePattern('[\\p{Cf}\\u{FE00}-\\u{FE0F}\\u{E0100}-\\u{E01EF}]', 'gu');
+/** Combining marks, removed after decomposition. */
+const MARKS = unicodePattern('\\p{Mn}+', 'gu');
 const LINE_BREAK = /[ \t]*(?:\r\n|\r|\n)[ \t]*/g;
 const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
 /** Decoding stops after this many base64 runs per text; enough for any honest memory. */
@@ -76,13 +79,14 @@ const WHITESPACE_TO_FOLD = /\s{2,}|[^\S ]/g;
 export function normalise(text: string): string {
   // NFKC, the invisible characters and the look-alikes all lie outside ASCII.
   if (!NON_ASCII.test(text)) return text;
-  let clean = text.normalize('NFKC').replace(INVISIBLE, '');
+  const compatible = text.normalize('NFKC');
+  let clean = compatible.replace(INVISIBLE(compatible), '');
   // Which words are mixed is decided on the text as written: folding the common table first would
   // make every Russian or Greek word look mixed and fold it past recognition.
   MORE_CONFUSABLE.lastIndex = 0;
   if (MORE_CONFUSABLE.test(clean)) {
     const fold = (word: string) => word.replace(MORE_CONFUSABLE, (c) => MORE_CONFUSABLES[c] ?? c);
-    clean = clean.replace(WORD, (word) => (mixed(word) ? fold(word) : word));
+    clean = clean.replace(WORD(clean), (word) => (mixed(word) ? fold(word) : word));
   }
   return clean.replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c] ?? c);
 }
@@ -94,9 +98,9 @@ export function normalise(text: string): string {
 export function foldPhrases(normalised: string): string {
   // Decomposition, combining marks and typographic apostrophes all lie outside ASCII.
   if (!NON_ASCII.test(normalised)) return normalised.replace(WHITESPACE_TO_FOLD, ' ');
-  return normalised
-    .normalize('NFD')
-    .replace(/\p{Mn}+/gu, '')
+  const decomposed = normalised.normalize('NFD');
+  return decomposed
+    .replace(MARKS(decomposed), '')
     .replace(/[\u2018\u2019\u02BC]/g, '\'')
     .replace(WHITESPACE_TO_FOLD, ' ');
 }

@@ -22,6 +22,7 @@
  * see provenance-line.ts). Header fields (id, type, tier, tags) and catalog titles are made
  * single-line with visible characters only: {@link headerField}.
  */
+import { unicodePattern } from '../util/unicode-pattern.js';
 
 /** Lines that end a line somewhere: each becomes `\n` before the lines are escaped. */
 const LINE_ENDS = /\r\n|[\r\v\f\u0085\u2028\u2029]/g;
@@ -31,7 +32,7 @@ const LINE_ENDS = /\r\n|[\r\v\f\u0085\u2028\u2029]/g;
  */
 const INVISIBLE = /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069\u200B\u200E\u200F\u061C\u2060-\u2064\uFEFF\uFFF9-\uFFFB\u00AD\u180E]/gu;
 /** C0 and C1 controls: all but tab and line feed are removed. */
-const CONTROL = /\p{Cc}/gu;
+const CONTROL = unicodePattern('\\p{Cc}', 'gu');
 /** Zero-width non-joiner and joiner: legitimate between letters of other scripts and in emoji. */
 const JOINERS = /[\u200C\u200D]/g;
 
@@ -45,14 +46,12 @@ const LOOK_ALIKE = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 'g');
 /** `[ENGRAM_MEMORY`, `[/ENGRAM_MEMORY`, `[ENGRAM_CATALOG` and `[ /engram memory` alike. */
 const FRAME_LINE = /^\s*[[(<{]\s*[/\\]?\s*engram[\s_\-.]*(?:memory|catalog)/u;
 /** `--- ITEM`, `—- ITEM`, `– ITEM`: two dashes or more, or one long dash, then ITEM. */
-const ITEM_LINE = /^\s*(?:(?:\p{Pd}\s*){2,}|[\u2014\u2015\u2E3A\u2E3B]\s*)item\b/u;
+const ITEM_LINE = unicodePattern('^\\s*(?:(?:\\p{Pd}\\s*){2,}|[\\u2014\\u2015\\u2E3A\\u2E3B]\\s*)item\\b', 'u');
 
 /** `text` with invisible and control characters removed (see the module comment). */
 export function visibleText(text: string): string {
-  const lines = text
-    .replace(LINE_ENDS, '\n')
-    .replace(INVISIBLE, '')
-    .replace(CONTROL, (c) => (c === '\t' || c === '\n' ? c : ''));
+  const shown = text.replace(LINE_ENDS, '\n').replace(INVISIBLE, '');
+  const lines = shown.replace(CONTROL(shown), (c) => (c === '\t' || c === '\n' ? c : ''));
   return lines.replace(JOINERS, (joiner, at: number, whole: string) => {
     const before = whole.codePointAt(at - 1) ?? 0;
     const after = whole.codePointAt(at + 1) ?? 0;
@@ -70,7 +69,7 @@ function skeleton(line: string): string {
 /** True when `line` could be read as the block's opening, item header or closing line. */
 export function looksLikeBlockLine(line: string): boolean {
   const folded = skeleton(line);
-  return FRAME_LINE.test(folded) || ITEM_LINE.test(folded);
+  return FRAME_LINE.test(folded) || ITEM_LINE(folded).test(folded);
 }
 
 /** A first body line that could pass for the provenance line engram writes (`source: …`). */

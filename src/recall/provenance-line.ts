@@ -7,9 +7,10 @@
  * wrote it. Pure.
  */
 import type { MemoryItem } from '../types.js';
+import { unicodePattern } from '../util/unicode-pattern.js';
 
 /** Line breaks, control and format characters: a path must stay on its one line, visibly. */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const UNPRINTABLE = unicodePattern('[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]', 'gu');
 
 function lineNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
@@ -29,5 +30,5 @@ export function provenanceLine(item: MemoryItem): string | undefined {
   const start = lineNumber(p?.line_start);
   const end = lineNumber(p?.line_end);
   if (typeof path !== 'string' || path.trim() === '' || start === undefined || end === undefined) return undefined;
-  return `source: ${path.replace(UNPRINTABLE, '?')} lines ${start}-${end}`;
+  return `source: ${path.replace(UNPRINTABLE(path), '?')} lines ${start}-${end}`;
 }

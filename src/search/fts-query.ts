@@ -5,23 +5,24 @@
  * `store/sqlite/fts-match.ts`). Pure.
  */
 import { STOPWORDS } from './stopwords.js';
+import { type UnicodePattern, unicodePattern } from '../util/unicode-pattern.js';
 
 /** Splits a run of CJK text into words (jieba); without it a run stays one term. */
 export type SegmentText = (text: string) => string[];
 
 export const MAX_TERMS = 32;
 export const MAX_TERM_LENGTH = 64;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK = unicodePattern('[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]', 'u');
 /** A character CJK text uses, its marks included (the kana prolonged sound mark ー, the iteration mark 々). */
-const CJK_CHAR = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]$/u;
-const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const CJK_CHAR = unicodePattern('^[\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Hangul}]$', 'u');
+const INVISIBLE = unicodePattern('[\\p{Cc}\\p{Cf}\\u2028\\u2029]', 'gu');
+const WORD = unicodePattern('[\\p{L}\\p{N}\\p{M}]+', 'gu');
 
-const SCRIPTS: [string, RegExp][] = [
-  ['hangul', /\p{Script=Hangul}/u],
-  ['katakana', /\p{Script=Katakana}/u],
-  ['hiragana', /\p{Script=Hiragana}/u],
-  ['han', /\p{Script=Han}/u],
+const SCRIPTS: [string, UnicodePattern][] = [
+  ['hangul', unicodePattern('\\p{Script=Hangul}', 'u')],
+  ['katakana', unicodePattern('\\p{Script=Katakana}', 'u')],
+  ['hiragana', unicodePattern('\\p{Script=Hiragana}', 'u')],
+  ['han', unicodePattern('\\p{Script=Han}', 'u')],
 ];
 
 /**
@@ -45,12 +46,12 @@ function cjkTerms(word: string, segment: SegmentText): { terms: string[]; runs: 
   };
   for (const part of segment(word)) {
     const trimmed = part.trim();
-    if (!CJK_CHAR.test(trimmed)) {
+    if (!CJK_CHAR(trimmed).test(trimmed)) {
       endRun();
       if (trimmed !== '') terms.push(trimmed);
       continue;
     }
-    const own = SCRIPTS.find(([, test]) => test.test(trimmed))?.[0];
+    const own = SCRIPTS.find(([, script]) => script(trimmed).test(trimmed))?.[0];
     if (own !== undefined && script !== undefined && own !== script) endRun();
     run += trimmed;
     script = own ?? script;
@@ -64,11 +65,12 @@ function cjkTerms(word: string, segment: SegmentText): { terms: string[]; runs: 
  * dropped, at most `limit` (a query's {@link MAX_TERMS} unless told).
  */
 export function queryTerms(text: string, segment?: SegmentText, limit = MAX_TERMS): string[] {
-  const clean = text.normalize('NFKC').replace(INVISIBLE, ' ').toLowerCase();
+  const folded = text.normalize('NFKC');
+  const clean = folded.replace(INVISIBLE(folded), ' ').toLowerCase();
   let words: string[] = [];
   const runs: string[] = [];
-  for (const [word] of clean.matchAll(WORD)) {
-    if (segment !== undefined && CJK.test(word)) {
+  for (const [word] of clean.matchAll(WORD(clean))) {
+    if (segment !== undefined && CJK(word).test(word)) {
       const cut = cjkTerms(word, segment);
       words.push(...cut.terms);
       runs.push(...cut.runs);

@@ -5,18 +5,19 @@
  */
 import { createRequire } from 'node:module';
 import type * as JiebaModule from 'jieba-wasm';
+import { unicodePattern } from '../util/unicode-pattern.js';
 
 /** Splits one run of CJK text into words. */
 export type Segmenter = (text: string) => string[];
 
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
-const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUN = unicodePattern('[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]+', 'gu');
+const HAS_CJK = unicodePattern('[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]', 'u');
 
 let loaded: Segmenter | undefined;
 
 /** True when `text` has any CJK character (so it needs the segmenter). */
 export function hasCjk(text: string): boolean {
-  return HAS_CJK.test(text);
+  return HAS_CJK(text).test(text);
 }
 
 /**
@@ -50,7 +51,7 @@ export async function loadSegmenter(): Promise<Segmenter> {
  */
 export function segmentedCopy(text: string, segment: Segmenter): string {
   const words: string[] = [];
-  for (const [run] of text.matchAll(CJK_RUN)) {
+  for (const [run] of text.matchAll(CJK_RUN(text))) {
     for (const word of segment(run)) if (word.trim().length >= 2) words.push(word.trim());
   }
   return words.join(' ');
