@@ -104,11 +104,11 @@ const INJECTION: PatternRule[] = [
       // A turn opened for a role and given content: on the next line, or three words or more up to a closing token.
       new RegExp(`${TURN_OPEN}[ \\t]*\\r?\\n\\s*${CONTENT}`, 'gi'),
       new RegExp(`${TURN_OPEN}[ \\t]*${WORDS}[^\\n]*?${TURN_CLOSE}`, 'gi'),
-      /<\|START_OF_TURN_TOKEN\|>\s*<\|(?:SYSTEM|USER|CHATBOT)_TOKEN\|>\s*(?![{<[…]|\.\.\.)\S/gi,
+      /<\|START_OF_TURN_TOKEN\|>\s*<\|(?:SYSTEM|USER|CHATBOT)_TOKEN\|>\s*(?![{<[\u2026]|\.\.\.)\S/gi,
       // Llama 2 and Mistral: three words or more inside a pair, or a block opened at the start of a line.
       /\[(INST|SYSTEM_PROMPT)\][ \t]*(?:\r?\n\s*)?(?:[^\s[\]]+\s+){2,}[^\n]*?\[\/\1\]/gi,
       /<{2}SYS>{2}\s*(?:[^\s<>]+\s+){2,}[^\n]*?(?:<<\/SYS>>|$)/g,
-      /^[ \t]*(?:\[INST\]|\[SYSTEM_PROMPT\]|<{2}SYS>{2})[ \t]*(?![{<[…]|\.\.\.)\S/gim,
+      /^[ \t]*(?:\[INST\]|\[SYSTEM_PROMPT\]|<{2}SYS>{2})[ \t]*(?![{<[\u2026]|\.\.\.)\S/gim,
       /\[(?:AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS)\]\s*[[{]/g,
       // Legacy Human / Assistant turns (a blank line, then the role).
       /(?:^|\n[ \t]*\n)[ \t]*Human[ \t]*:[ \t]*\S/g,
@@ -138,7 +138,7 @@ const INJECTION: PatternRule[] = [
       /\b(?:note|message|instructions?|attention|important|reminder) (?:to|for) (?:the |any |all )?(?:ai|llm|gpt|claude|chatgpt|language model|ai (?:assistant|agent|model))s?\s*[:,!-]/gi,
       /\bsi (?:eres|es|tu es|vous etes|sei) (?:una? |l')?(?:ia|ai|llm|asistente|assistant|assistente|modelo de lenguaje|modele de langage)\b/gi,
       /\bwenn du (?:eine|ein) (?:ki|llm|sprachmodell|ki-assistent)\b/gi,
-      /\bse (?:voce|você) (?:e|é) (?:uma?|o|a) (?:ia|llm|assistente)\b/gi,
+      /\bse (?:voce|voc\u00EA) (?:e|\u00E9) (?:uma?|o|a) (?:ia|llm|assistente)\b/gi,
       ...LEXICON.addressed.map(regex),
     ],
   },

@@ -132,20 +132,6 @@ export function hashOf(text: string, at: number, width: number): number {
 }
 
 /**
- * `source` with every `\uXXXX` escape (upper-case hex) of a character outside ASCII written as that
- * character: the bundle writes those characters so in its expressions (scripts/bundle.ts), which
- * stay the same expressions, and must keep their fingerprints. Each escape pair is read in turn,
- * so an escaped backslash before `u` is left alone.
- */
-function asWritten(source: string): string {
-  if (!source.includes('\\u')) return source;
-  return source.replace(/\\(u[0-9A-F]{4}|[^])/g, (escape: string, rest: string) => {
-    const unit = rest.length === 5 ? Number.parseInt(rest.slice(1), 16) : 0;
-    return unit > 0x7f ? String.fromCharCode(unit) : escape;
-  });
-}
-
-/**
  * What the literals of `rule` are read from, cheaply (it is checked at start-up): its expressions'
  * count, flags and lengths and a sample of their characters (a scanner: its id, as its
  * expressions are only known by running it). The freshness test compares the literals themselves.
@@ -161,12 +147,12 @@ export function fingerprint(rule: PatternRule): string {
   };
   for (const p of rule.patterns) {
     mix(p.flags);
-    mix(asWritten(p.source));
+    mix(p.source);
   }
   if (rule.needs !== undefined) {
     mix('needs');
     mix(rule.needs.flags);
-    mix(asWritten(rule.needs.source));
+    mix(rule.needs.source);
   }
   return `${rule.patterns.length}:${(h >>> 0).toString(16).padStart(8, '0')}`;
 }

@@ -98,7 +98,11 @@ const STRUCTURAL_RULES: SecretRuleSpec[] = [
   },
   {
     id: 'secret.credential-phrase',
-    needs: /pass|pwd|mot de|mdp|contrase|clave|kennwort|senha|parola|secre|segre|geheim|token|jeton|key|cl[ée]|llave|schl|zugang|credential|identifiant|chiave|auth|密|口令|令牌|秘|凭证|パスワード|暗証|鍵|トークン|キー|비밀|암호|토큰/i,
+    // From a string, so that the bundle, which writes what lies outside ASCII in expressions as
+    // escapes, keeps this source, and with it the fingerprint of the generated screen tables.
+    needs: new RegExp(['pass|pwd|mot de|mdp|contrase|clave|kennwort|senha|parola|secre|segre|geheim|token|jeton|key',
+      'cl[ée]|llave|schl|zugang|credential|identifiant|chiave|auth|密|口令|令牌|秘|凭证|パスワード|暗証|鍵|トークン|キー',
+      '비밀|암호|토큰'].join('|'), 'i'),
     complements: true,
     description:
       'A generated-looking value next to a credential word (password, token, secret, key…) in English, French, Spanish, German, Chinese, Japanese and other languages, in prose or in labels',
