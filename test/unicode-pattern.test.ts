@@ -15,7 +15,7 @@ import '../src/recall/escape-block.js';
 import '../src/recall/provenance-line.js';
 import '../src/search/fts-query.js';
 import '../src/search/segment.js';
-import { ASCII_MEMBERS, asciiSource, UNICODE_PATTERNS, unicodePattern } from '../src/util/unicode-pattern.js';
+import { ASCII_MEMBERS, asciiSource, isAscii, UNICODE_PATTERNS, unicodePattern } from '../src/util/unicode-pattern.js';
 
 const ASCII = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
 
@@ -42,6 +42,10 @@ test('a pattern is its full expression for a text outside ASCII and its twin for
   assert.equal(word('plain text').source, '[A-Za-z0-9]+');
   assert.equal(word('déjà vu').source, '[\\p{L}\\p{N}]+');
   assert.equal(word('again'), word('other'), 'one object per kind of text');
+  assert.equal(word.of(true), word('plain'), 'a caller that read its text already says which');
+  assert.equal(word.of(false), word('déjà'));
+  assert.equal(isAscii('plain \x7f'), true);
+  assert.equal(isAscii('plain \u0080'), false);
   assert.deepEqual('déjà vu 42'.match(word('déjà vu 42')), ['déjà', 'vu', '42']);
 });
 

@@ -13,7 +13,7 @@
  *   possible contradiction, never merged.
  */
 import { canonicalText } from '../util/canonical-text.js';
-import { unicodePattern } from '../util/unicode-pattern.js';
+import { isAscii, unicodePattern } from '../util/unicode-pattern.js';
 
 const TERMINATOR = /(?<=[.!?;])\s+|(?<=[。！？；])/u;
 const LIST_MARKER = /^(?:[-*+•>#]+|\d+[.)])\s+/u;
@@ -58,14 +58,18 @@ const NUMBER_RUN = unicodePattern('\\p{N}+(?:[.,:/-]\\p{N}+)*', 'gu');
 
 export type TokenKind = 'url' | 'value' | 'path' | 'identifier' | 'name';
 
-/** What kind of distinguishing token a word is, or undefined for an ordinary word. */
-export function tokenKind(word: string, sentenceStart: boolean): TokenKind | undefined {
+/**
+ * What kind of distinguishing token a word is, or undefined for an ordinary word. `ascii` says
+ * whether the word is all ASCII, when the caller knows (a word of an ASCII text is).
+ */
+export function tokenKind(word: string, sentenceStart: boolean, ascii = isAscii(word)): TokenKind | undefined {
   if (URL.test(word)) return 'url';
-  if (HAS_DIGIT(word).test(word)) return 'value';
-  if (PATH.test(word) && LETTER(word).test(word)) return 'path';
-  if (IDENTIFIER(word).test(word)) return 'identifier';
+  if (HAS_DIGIT.of(ascii).test(word)) return 'value';
+  if (PATH.test(word) && LETTER.of(ascii).test(word)) return 'path';
+  if (IDENTIFIER.of(ascii).test(word)) return 'identifier';
   // A capital after the first letter (PostgreSQL, NATS, iOS), or any capital mid-sentence.
-  if (UPPER(word).test(word.slice(1)) || (!sentenceStart && UPPER(word).test(word))) return 'name';
+  const upper = UPPER.of(ascii);
+  if (upper.test(word.slice(1)) || (!sentenceStart && upper.test(word))) return 'name';
   return undefined;
 }
 
@@ -79,6 +83,8 @@ export interface Token {
 /** The words of a text in order, each with its kind. List bullets ("-", "*") are not words; "1." is a value. */
 export function tokensOf(text: string): Token[] {
   const tokens: Token[] = [];
+  // Read once: the words of an ASCII text are ASCII; any other text's words take the full expressions.
+  const ascii = isAscii(text);
   for (const line of text.split(/\r?\n/)) {
     let start = true;
     let lastEnd = 0;
@@ -90,8 +96,8 @@ export function tokensOf(text: string): Token[] {
       const marker = first && /^[-*+•>#]+$/u.test(raw);
       first = false;
       const word = raw.replace(/[.:!?]+$/u, '');
-      if (marker || !LETTER_OR_NUMBER(word).test(word)) continue;
-      tokens.push({ text: word, key: word.normalize('NFKC').toLowerCase(), kind: tokenKind(word, start) });
+      if (marker || !LETTER_OR_NUMBER.of(ascii).test(word)) continue;
+      tokens.push({ text: word, key: word.normalize('NFKC').toLowerCase(), kind: tokenKind(word, start, ascii) });
       start = /[.!?。！？]$/u.test(raw);
     }
   }
@@ -177,8 +183,9 @@ export function says(kept: SaidText, other: SaidText): boolean {
  * `端口是6379` and `端口是6380`, share a shape while `端口是6379` and `会议在3楼` do not.
  */
 export function shapeOf(text: string): string {
+  const numbers = NUMBER_RUN.of(isAscii(text));
   return tokensOf(text)
-    .map((t) => (t.kind === 'url' || t.kind === 'path' ? '#' : t.key.replace(NUMBER_RUN(t.key), '#')))
+    .map((t) => (t.kind === 'url' || t.kind === 'path' ? '#' : t.key.replace(numbers, '#')))
     .join(' ');
 }
 

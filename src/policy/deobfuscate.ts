@@ -10,7 +10,7 @@
  * no extra view. Pure functions, no I/O.
  */
 import { createRequire } from 'node:module';
-import { unicodePattern } from '../util/unicode-pattern.js';
+import { isAscii, unicodePattern } from '../util/unicode-pattern.js';
 
 /** Marks the start of the hidden-places view: rules for hidden text test for it with `needs`. */
 export const HIDDEN_MARK = '\uE000';
@@ -92,21 +92,23 @@ export function deobfuscatedViews(raw: string): DeobfuscatedView[] {
     steps.push('entities');
   }
   const before = text;
-  if (EMPHASIS_SPLIT(text).test(text)) {
+  // Read once: the steps below only take characters out, so an ASCII text stays one.
+  const ascii = isAscii(text);
+  if (EMPHASIS_SPLIT.of(ascii).test(text)) {
     text = text.replace(EMPHASIS, '');
     steps.push('emphasis');
   }
-  const spaced = SPACED_RUN(text);
+  const spaced = SPACED_RUN.of(ascii);
   spaced.lastIndex = 0;
   if (spaced.test(text)) {
     const joined = joinSpacedLetters(text);
     if (joined !== text) steps.push('spaced letters');
     text = joined;
   }
-  if (LEET_PAIR.test(text) && LEET_CUE(text).test(text)) {
+  if (LEET_PAIR.test(text) && LEET_CUE.of(ascii).test(text)) {
     const label = `${[...steps, 'leetspeak'].join(', ')}: `;
     // The words are found once: `1` read as `i`, then as `l` when a word has a `1`.
-    const words = [...text.matchAll(LEET_WORD(text))];
+    const words = [...text.matchAll(LEET_WORD.of(ascii))];
     const unleeted = (one: 'i' | 'l') => {
       let out = '';
       let at = 0;

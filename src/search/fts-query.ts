@@ -5,7 +5,7 @@
  * `store/sqlite/fts-match.ts`). Pure.
  */
 import { STOPWORDS } from './stopwords.js';
-import { type UnicodePattern, unicodePattern } from '../util/unicode-pattern.js';
+import { isAscii, type UnicodePattern, unicodePattern } from '../util/unicode-pattern.js';
 
 /** Splits a run of CJK text into words (jieba); without it a run stays one term. */
 export type SegmentText = (text: string) => string[];
@@ -69,8 +69,10 @@ export function queryTerms(text: string, segment?: SegmentText, limit = MAX_TERM
   const clean = folded.replace(INVISIBLE(folded), ' ').toLowerCase();
   let words: string[] = [];
   const runs: string[] = [];
-  for (const [word] of clean.matchAll(WORD(clean))) {
-    if (segment !== undefined && CJK(word).test(word)) {
+  // Read once: the words of an ASCII text are ASCII; any other text's words take the full expressions.
+  const ascii = isAscii(clean);
+  for (const [word] of clean.matchAll(WORD.of(ascii))) {
+    if (segment !== undefined && CJK.of(ascii).test(word)) {
       const cut = cjkTerms(word, segment);
       words.push(...cut.terms);
       runs.push(...cut.runs);

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as JiebaModule from 'jieba-wasm';
-import { unicodePattern } from '../util/unicode-pattern.js';
+import { isAscii, unicodePattern } from '../util/unicode-pattern.js';
 
 /** Splits one run of CJK text into words. */
 export type Segmenter = (text: string) => string[];
@@ -17,7 +17,7 @@ let loaded: Segmenter | undefined;
 
 /** True when `text` has any CJK character (so it needs the segmenter). */
 export function hasCjk(text: string): boolean {
-  return HAS_CJK(text).test(text);
+  return !isAscii(text) && HAS_CJK.of(false).test(text);
 }
 
 /**

@@ -74,8 +74,17 @@ export function asciiSource(source: string): string {
   return out;
 }
 
+/** True when every character of `text` is ASCII. */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
 /** An expression for a text: the full one, or its ASCII twin for a text all ASCII. */
-export type UnicodePattern = (text: string) => RegExp;
+export interface UnicodePattern {
+  (text: string): RegExp;
+  /** The expression for a text known to be all ASCII, or not (a caller running several reads its text once). */
+  of(ascii: boolean): RegExp;
+}
 
 /** Every pattern made, for the test that compares each with its twin. */
 export const UNICODE_PATTERNS: { source: string; flags: string }[] = [];
@@ -90,8 +99,9 @@ export const UNICODE_PATTERNS: { source: string; flags: string }[] = [];
 export function unicodePattern(source: string, flags: string): UnicodePattern {
   UNICODE_PATTERNS.push({ source, flags });
   let full: RegExp | undefined;
-  let ascii: RegExp | undefined;
-  return (text) => (NON_ASCII.test(text)
-    ? (full ??= new RegExp(source, flags))
-    : (ascii ??= new RegExp(asciiSource(source), flags)));
+  let twin: RegExp | undefined;
+  const of = (ascii: boolean) => (ascii
+    ? (twin ??= new RegExp(asciiSource(source), flags))
+    : (full ??= new RegExp(source, flags)));
+  return Object.assign((text: string) => of(isAscii(text)), { of });
 }
