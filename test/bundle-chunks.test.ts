@@ -170,6 +170,34 @@ test('a command runs the chunks of its pack from the pack, and a chunk newer tha
   assert.equal(search(), 'relevance');
 });
 
+test('a pack cut short, empty or damaged is ignored: the command answers from the chunks\' files, as with no pack', (t) => {
+  const dir = tempDir(t);
+  const copy = join(dir, 'bundle');
+  cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  const pack = join(copy, 'packs', 'pack-search.cjs');
+  const intact = readFileSync(pack, 'utf8');
+  const { atime, mtime } = statSync(pack);
+  const engram = (...args: string[]) => spawnSync(process.execPath, [join(copy, 'engram.js'), '--db', join(dir, 'm.db'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ENGRAM_DAEMON: 'off' },
+  });
+  assert.equal(engram('put', '--content', 'The staging database listens on port 5433').status, 0);
+  const answer = () => {
+    const run = engram('--json', 'search', 'staging');
+    const items = (JSON.parse(run.stdout) as { items?: { content: string }[] }).items;
+    return { status: run.status, items: items?.map((i) => i.content) };
+  };
+  const expected = answer();
+  assert.deepEqual(expected, { status: 0, items: ['The staging database listens on port 5433'] });
+  const damaged = ['', intact.slice(0, Math.floor(intact.length / 2)), 'throw new Error("damaged");\n',
+    '(function (register) { register("start.cjs", 1); })\n'];
+  for (const text of damaged) {
+    writeFileSync(pack, text);
+    utimesSync(pack, atime, mtime);
+    assert.deepEqual(answer(), expected, text.slice(0, 60));
+  }
+});
+
 test('a damaged code cache is refused, not run: the command answers as with an intact one', (t) => {
   const dir = tempDir(t);
   const copy = join(dir, 'bundle');

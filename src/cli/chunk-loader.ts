@@ -23,7 +23,7 @@
  * the command's pack (`usePack`) before the first chunk loads; a chunk in the pack then runs from
  * the pack's copy, exactly once and when it is required, as it would from its file. A chunk
  * newer than the pack (edited in place) runs from its file; a command with no pack, or a pack
- * that cannot be read, loads every chunk from its file.
+ * that cannot be read or run (cut short, damaged), loads every chunk from its file.
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -100,11 +100,23 @@ function readPack(bundle: string, name: string): void {
   } catch {
     return;
   }
-  const cachedData = readCache(file);
-  const script = withChecksums(() => new Script(source, { filename: file, cachedData }));
+  // A pack that does not compile or register (cut short, damaged) is ignored as a whole: every
+  // chunk then loads from its file, as without a pack.
+  const registered = new Map<string, { wrapper: Wrapper; mtimeMs: number }>();
+  let script: Script;
+  try {
+    const cachedData = readCache(file);
+    script = withChecksums(() => new Script(source, { filename: file, cachedData }));
+    const register = (chunk: string, wrapper: Wrapper) => {
+      if (typeof wrapper !== 'function') throw new TypeError(`${file}: ${chunk} is not a wrapper`);
+      registered.set(join(bundle, chunk), { wrapper, mtimeMs });
+    };
+    (script.runInThisContext() as (r: typeof register) => void)(register);
+  } catch {
+    return;
+  }
   packs.set(file, script);
-  const register = (chunk: string, wrapper: Wrapper) => packed.set(join(bundle, chunk), { wrapper, mtimeMs });
-  (script.runInThisContext() as (r: typeof register) => void)(register);
+  for (const [chunk, entry] of registered) packed.set(chunk, entry);
 }
 
 /** The pack's wrapper of `file`, unless the file is newer than the pack (edited in place) or gone. */
