@@ -6,11 +6,11 @@
  * V8 refuses a damaged cache (the loader has it check the checksum).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { Script } from 'node:vm';
 import { chunkText } from '../src/ingest/chunk.js';
 import { sentencesOf, tokensOf } from '../src/lifecycle/lossless.js';
@@ -26,6 +26,26 @@ const bundle = join(CLI, '..');
 const files = [join(bundle, 'start.cjs'), ...readdirSync(join(bundle, 'chunks'))
   .filter((name) => name.endsWith('.cjs'))
   .map((name) => join(bundle, 'chunks', name))];
+
+/**
+ * A copy of the bundle (its files' times kept) in a test folder, with a store there holding one
+ * item, and a runner of the copy's executable on that store.
+ */
+function bundleCopy(t: TestContext): { copy: string; engram: (...args: string[]) => SpawnSyncReturns<string> } {
+  const dir = tempDir(t);
+  const copy = join(dir, 'bundle');
+  cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  const engram = (...args: string[]) => spawnSync(process.execPath, [join(copy, 'engram.js'), '--db', join(dir, 'm.db'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ENGRAM_DAEMON: 'off' },
+  });
+  assert.equal(engram('put', '--content', 'The staging database listens on port 5433').status, 0);
+  return { copy, engram };
+}
+
+/** The sort a `--json search` reports: the search operation's code writes it (`relevance`). */
+const searchSort = (engram: (...args: string[]) => SpawnSyncReturns<string>) =>
+  (JSON.parse(engram('--json', 'search', 'staging').stdout) as { sort: string }).sort;
 
 test('every chunk of the bundle runs in strict mode, as the ES module it was built from', () => {
   assert.ok(files.length > 10, `chunks found: ${files.length}`);
@@ -45,18 +65,11 @@ test('every chunk of the bundle runs in strict mode, as the ES module it was bui
 });
 
 test('a chunk edited in place after the build runs as edited: its older code cache is not used', (t) => {
-  const dir = tempDir(t);
-  const copy = join(dir, 'bundle');
-  cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  const { copy, engram } = bundleCopy(t);
   const chunk = files.map((file) => join(copy, file.slice(bundle.length)))
     .find((file) => readFileSync(file, 'utf8').includes('sort = "relevance",')) as string;
   assert.ok(chunk !== undefined, 'the chunk of the search operation');
-  const engram = (...args: string[]) => spawnSync(process.execPath, [join(copy, 'engram.js'), '--db', join(dir, 'm.db'), ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, ENGRAM_DAEMON: 'off' },
-  });
-  assert.equal(engram('put', '--content', 'The staging database listens on port 5433').status, 0);
-  const search = () => (JSON.parse(engram('--json', 'search', 'staging').stdout) as { sort: string }).sort;
+  const search = () => searchSort(engram);
   assert.equal(search(), 'relevance');
   // The same length, so V8 itself would take the cache for this source.
   const built = statSync(chunk);
@@ -146,19 +159,12 @@ test('a pack holds exact copies of chunks, each in its module wrapper and strict
 });
 
 test('a command runs the chunks of its pack from the pack, and a chunk newer than the pack from its file', (t) => {
-  const dir = tempDir(t);
-  const copy = join(dir, 'bundle');
-  cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  const { copy, engram } = bundleCopy(t);
   const pack = join(copy, 'packs', 'pack-search.cjs');
   const chunk = [...packed(pack).keys()].map((name) => join(copy, name))
     .find((file) => readFileSync(file, 'utf8').includes('sort = "relevance",')) as string;
   assert.ok(chunk !== undefined, 'the search pack holds the chunk of the search operation');
-  const engram = (...args: string[]) => spawnSync(process.execPath, [join(copy, 'engram.js'), '--db', join(dir, 'm.db'), ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, ENGRAM_DAEMON: 'off' },
-  });
-  assert.equal(engram('put', '--content', 'The staging database listens on port 5433').status, 0);
-  const search = () => (JSON.parse(engram('--json', 'search', 'staging').stdout) as { sort: string }).sort;
+  const search = () => searchSort(engram);
   assert.equal(search(), 'relevance');
   // The pack's copy edited (its time kept): the command runs it, not the chunk's file.
   const { atime, mtime } = statSync(pack);
@@ -171,17 +177,10 @@ test('a command runs the chunks of its pack from the pack, and a chunk newer tha
 });
 
 test('a pack cut short, empty or damaged is ignored: the command answers from the chunks\' files, as with no pack', (t) => {
-  const dir = tempDir(t);
-  const copy = join(dir, 'bundle');
-  cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  const { copy, engram } = bundleCopy(t);
   const pack = join(copy, 'packs', 'pack-search.cjs');
   const intact = readFileSync(pack, 'utf8');
   const { atime, mtime } = statSync(pack);
-  const engram = (...args: string[]) => spawnSync(process.execPath, [join(copy, 'engram.js'), '--db', join(dir, 'm.db'), ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, ENGRAM_DAEMON: 'off' },
-  });
-  assert.equal(engram('put', '--content', 'The staging database listens on port 5433').status, 0);
   const answer = () => {
     const run = engram('--json', 'search', 'staging');
     const items = (JSON.parse(run.stdout) as { items?: { content: string }[] }).items;
