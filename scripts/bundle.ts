@@ -106,8 +106,11 @@ function commonJs(path: string, code: string, dynamic: readonly string[]): strin
  * expression literals and comments as written; there `\uXXXX` (a surrogate pair above U+FFFF)
  * stands for the same character, with the u flag or without. Fails where an escape would change
  * the code: a character after a backslash, or a file that reads raw template text (`String.raw`).
- * An expression's `source` does change: a policy rule's must not (the screen's fingerprints read
- * it), so the rules write such characters as escapes themselves (test/bundle-chunks.test.ts).
+ * Another tag function would read the raw text of its template too: esbuild leaves that text as
+ * written, and no tagged template in the bundle holds a character outside ASCII (an outside review
+ * checked at stop 34); this check does not see one. An expression's `source` does change: a
+ * policy rule's must not (the screen's fingerprints read it), so the rules write such characters
+ * as escapes themselves (test/bundle-chunks.test.ts).
  */
 function asciiOnly(path: string, code: string): string {
   if (!/[^\0-\x7f]/.test(code)) return code;

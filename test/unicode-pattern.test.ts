@@ -35,6 +35,7 @@ test('an ASCII twin writes properties as their members, in a class or as one, an
   assert.equal(asciiSource('[\\]\\p{Pd}]\\p{Pd}'), '[\\]\\-][\\-]');
   assert.throws(() => asciiSource('\\P{L}'), /not supported/);
   assert.throws(() => asciiSource('\\p{Greek}'), /no ASCII members/);
+  assert.throws(() => unicodePattern('[\\p{Greek}]', 'u'), /no ASCII members/, 'when the pattern is made, not at its first text');
 });
 
 test('a pattern is its full expression for a text outside ASCII and its twin for an ASCII one', () => {

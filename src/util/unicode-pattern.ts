@@ -97,11 +97,14 @@ export const UNICODE_PATTERNS: { source: string; flags: string }[] = [];
  * text.match(WORD(text));
  */
 export function unicodePattern(source: string, flags: string): UnicodePattern {
+  // Written now (a walk over the source, no expression made), so that a property without known
+  // ASCII members fails when its module loads, not at its first ASCII text.
+  const twinSource = asciiSource(source);
   UNICODE_PATTERNS.push({ source, flags });
   let full: RegExp | undefined;
   let twin: RegExp | undefined;
   const of = (ascii: boolean) => (ascii
-    ? (twin ??= new RegExp(asciiSource(source), flags))
+    ? (twin ??= new RegExp(twinSource, flags))
     : (full ??= new RegExp(source, flags)));
   return Object.assign((text: string) => of(isAscii(text)), { of });
 }
