@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -28,13 +28,24 @@ const files = [join(bundle, 'start.cjs'), ...readdirSync(join(bundle, 'chunks'))
   .map((name) => join(bundle, 'chunks', name))];
 
 /**
- * A copy of the bundle (its files' times kept) in a test folder, with a store there holding one
- * item, and a runner of the copy's executable on that store.
+ * A copy of the bundle (its files' times kept) in a test folder, beside a link to the project's
+ * `node_modules`: the bundle loads its dependencies (the SQLite driver's addon) from a
+ * `node_modules` above it, as an installed package does.
  */
-function bundleCopy(t: TestContext): { copy: string; engram: (...args: string[]) => SpawnSyncReturns<string> } {
+function copyOfBundle(t: TestContext): { dir: string; copy: string } {
   const dir = tempDir(t);
   const copy = join(dir, 'bundle');
   cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  symlinkSync(join(bundle, '..', '..', 'node_modules'), join(dir, 'node_modules'));
+  return { dir, copy };
+}
+
+/**
+ * A copy of the bundle (see {@link copyOfBundle}) with a store beside it holding one item, and a
+ * runner of the copy's executable on that store.
+ */
+function bundleCopy(t: TestContext): { copy: string; engram: (...args: string[]) => SpawnSyncReturns<string> } {
+  const { dir, copy } = copyOfBundle(t);
   const engram = (...args: string[]) => spawnSync(process.execPath, [join(copy, 'engram.js'), '--db', join(dir, 'm.db'), ...args], {
     encoding: 'utf8',
     env: { ...process.env, ENGRAM_DAEMON: 'off' },
@@ -198,9 +209,7 @@ test('a pack cut short, empty or damaged is ignored: the command answers from th
 });
 
 test('a damaged code cache is refused, not run: the command answers as with an intact one', (t) => {
-  const dir = tempDir(t);
-  const copy = join(dir, 'bundle');
-  cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  const { dir, copy } = copyOfBundle(t);
   const caches = readdirSync(join(copy, 'code-cache')).map((name) => join(copy, 'code-cache', name));
   assert.ok(caches.length > 10, `caches: ${caches.length}`);
   for (const cache of caches) {
