@@ -74,7 +74,7 @@ interface Table {
    */
   four: Uint8Array;
   /** A bucket, or its packed entries until its first hit. */
-  buckets: Map<number, Bucket | string>;
+  buckets: Map<number, Bucket | (() => string)>;
 }
 
 interface Tables {
@@ -90,10 +90,10 @@ interface Tables {
 function table(data: KindData | PackedKindData): Table {
   const bits = new Uint8Array(HASH_MASK + 1);
   const four = new Uint8Array(HASH_MASK + 1);
-  const buckets = new Map<number, Bucket | string>();
+  const buckets = new Map<number, Bucket | (() => string)>();
   for (const [h3, mid, long] of data.buckets) {
     bits[h3] = PACKED;
-    if (typeof mid === 'string') buckets.set(h3, mid);
+    if (typeof mid === 'function') buckets.set(h3, mid);
     else buckets.set(h3, unpacked(h3, mid, long ?? [], bits, four));
   }
   // By the upper-cased literal alone: that is what must occur in the upper-cased text first, and
@@ -136,9 +136,9 @@ function unpacked(
 
 /** The bucket of hash `h` (one there is), unpacked on its first hit. */
 function bucketAt(t: Table, h: number): Bucket {
-  const found = t.buckets.get(h) as Bucket | string;
-  if (typeof found !== 'string') return found;
-  const [mid, long] = unpackBucket(found);
+  const found = t.buckets.get(h) as Bucket | (() => string);
+  if (typeof found !== 'function') return found;
+  const [mid, long] = unpackBucket(found());
   const bucket = unpacked(h, mid, long, t.bits, t.four);
   t.buckets.set(h, bucket);
   return bucket;
