@@ -10,6 +10,9 @@
  * A last row is the policy alone: each chunk of the mixed corpus judged once, in this thread, as
  * ingest judges a chunk's text (no store, no whole-text or secret-span pass). Ingest reads each
  * text about three times with the policy, so this rate bounds what any change to the rest can reach.
+ *
+ * `writeMixedCorpus` and `writeBigFile` write the same inputs anywhere, to profile ingest by hand:
+ * `node -e "import('./dist/bench/suites/ingest.js').then((m) => m.writeMixedCorpus('corpus'))"`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -148,16 +151,27 @@ async function policyAlone(corpus: string): Promise<Row> {
   };
 }
 
+/** The generated corpus of 1,000 mixed files, in 20 folders under `corpus`. */
+export function writeMixedCorpus(corpus: string): void {
+  for (let i = 0; i < 1000; i++) {
+    const sub = join(corpus, `dir${i % 20}`);
+    mkdirSync(sub, { recursive: true });
+    const [name, content] = (GENERATORS[i % GENERATORS.length] as (i: number) => [string, string | Uint8Array])(i);
+    writeFileSync(join(sub, name), content);
+  }
+}
+
+/** The generated 50 MB text file. */
+export function writeBigFile(path: string): void {
+  const block = `${paragraphs(7, 200).join('\n\n')}\n\n`;
+  writeFileSync(path, block.repeat(Math.ceil((50 * 1024 * 1024) / block.length)).slice(0, 50 * 1024 * 1024));
+}
+
 export async function ingestSuite(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-ingest-'));
   try {
     const corpus = join(dir, 'corpus');
-    for (let i = 0; i < 1000; i++) {
-      const sub = join(corpus, `dir${i % 20}`);
-      mkdirSync(sub, { recursive: true });
-      const [name, content] = (GENERATORS[i % GENERATORS.length] as (i: number) => [string, string | Uint8Array])(i);
-      writeFileSync(join(sub, name), content);
-    }
+    writeMixedCorpus(corpus);
     // In one thread, then with the policy workers ingest starts on an idle machine.
     const cores = availableParallelism();
     const idle = (bytes: number) => poolSize(bytes, undefined, { cores, load: 0 });
@@ -165,8 +179,7 @@ export async function ingestSuite(): Promise<Row[]> {
     const mixedCount = idle(mixed.totals.bytes);
     const mixedWorkers = runChild(join(dir, 'mixed-w.db'), ['corpus'], dir, mixedCount);
     const big = join(dir, 'big.txt');
-    const block = `${paragraphs(7, 200).join('\n\n')}\n\n`;
-    writeFileSync(big, block.repeat(Math.ceil((50 * 1024 * 1024) / block.length)).slice(0, 50 * 1024 * 1024));
+    writeBigFile(big);
     const single = runChild(join(dir, 'big.db'), ['big.txt'], dir, 0);
     const singleCount = idle(single.totals.bytes);
     const singleWorkers = runChild(join(dir, 'big-w.db'), ['big.txt'], dir, singleCount);
