@@ -15,9 +15,10 @@ import { Script } from 'node:vm';
 import { chunkText } from '../src/ingest/chunk.js';
 import { sentencesOf, tokensOf } from '../src/lifecycle/lossless.js';
 import { evaluatePolicy } from '../src/policy/evaluate.js';
-import type { PatternRule } from '../src/policy/rules.js';
+import { PATTERN_RULES, type PatternRule } from '../src/policy/rules.js';
 import { fingerprint, type PackedScreenData } from '../src/policy/screen-data.js';
 import { SCREEN_LITERALS } from '../src/policy/screen-literals.generated.js';
+import { SECRET_PATTERN_RULES } from '../src/policy/secret-check.js';
 import { SECRET_SCREEN_LITERALS } from '../src/policy/secret-screen-literals.generated.js';
 import { policyTexts } from './adversarial/texts.js';
 import { CLI, tempDir } from './helpers.js';
@@ -133,15 +134,20 @@ test('code whose expressions the build escaped to ASCII judges, splits and reads
 });
 
 test('the bundle\'s rules keep the fingerprints of the generated screen tables, which it so uses', () => {
-  const sets: [string, string, PackedScreenData][] = [
-    ['src/policy/rules.ts', 'PATTERN_RULES', SCREEN_LITERALS],
-    ['src/policy/secret-check.ts', 'SECRET_PATTERN_RULES', SECRET_SCREEN_LITERALS],
+  const sets: [string, string, PackedScreenData, readonly PatternRule[]][] = [
+    ['src/policy/rules.ts', 'PATTERN_RULES', SCREEN_LITERALS, PATTERN_RULES],
+    ['src/policy/secret-check.ts', 'SECRET_PATTERN_RULES', SECRET_SCREEN_LITERALS, SECRET_PATTERN_RULES],
   ];
-  for (const [from, name, tables] of sets) {
+  for (const [from, name, tables, modules] of sets) {
     const rules = bundled<readonly PatternRule[]>(from, name);
     assert.ok(rules.length > 50, name);
     const generated = tables.rules.map((r) => [r.id, r.fingerprint]);
     assert.deepEqual(rules.map((rule) => [rule.id, fingerprint(rule)]), generated, name);
+    // Every expression whole, as the modules have it: the bundle holds the injection rules' sources
+    // decoded (scripts/bundle.ts) where the repository holds them in base64.
+    const expressions = (list: readonly PatternRule[]) =>
+      list.map((rule) => [rule.id, ...[...rule.patterns, ...(rule.needs ? [rule.needs] : [])].map((p) => `/${p.source}/${p.flags}`)]);
+    assert.deepEqual(expressions(rules), expressions(modules), name);
   }
 });
 
