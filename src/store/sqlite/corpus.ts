@@ -15,8 +15,7 @@ export function sqliteCorpus(db: SqliteDatabase): Sync<CorpusRepository> {
        VALUES (@corpus_id, @path, @sha256, @size_bytes, @chunks, @ingested_at, @root, @scope, @refused)
        ON CONFLICT (corpus_id, path) DO UPDATE SET sha256 = excluded.sha256, size_bytes = excluded.size_bytes,
          chunks = excluded.chunks, ingested_at = excluded.ingested_at, root = coalesce(excluded.root, root),
-         scope = excluded.scope, refused = excluded.refused
-       RETURNING id`,
+         scope = excluded.scope, refused = excluded.refused`,
     ),
     under: () => db.prepare('SELECT * FROM corpus_hashes WHERE corpus_id = ? AND root = ? AND scope = ? ORDER BY path'),
     remove: () => db.prepare('DELETE FROM corpus_hashes WHERE corpus_id = ? AND path = ?'),
@@ -39,7 +38,10 @@ export function sqliteCorpus(db: SqliteDatabase): Sync<CorpusRepository> {
     },
     put: (file) => {
       const { item_ids: itemIds, ...record } = file;
-      const { id } = statements.upsert.get({ ...record, chunks: itemIds.length }) as { id: number };
+      // The record's id is read by its key after the upsert: with `RETURNING id` the upsert took
+      // about 90 µs instead of 10 inside an ingest batch's savepoint.
+      statements.upsert.run({ ...record, chunks: itemIds.length });
+      const { id } = statements.get.get(record.corpus_id, record.path) as CorpusRow;
       statements.clearChunks.run(id);
       itemIds.forEach((itemId, position) => statements.addChunk.run(id, position, itemId));
     },
