@@ -60,7 +60,8 @@ export interface ScreenData {
  */
 export interface PackedKindData {
   short: EntryData[];
-  buckets: [h3: number, packed: () => string][];
+  /** The packed string, or a function returning it (the generated modules' form, see above). */
+  buckets: [h3: number, packed: string | (() => string)][];
 }
 
 /** {@link ScreenData} with its buckets packed (see {@link PackedKindData}). */

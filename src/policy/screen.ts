@@ -74,7 +74,7 @@ interface Table {
    */
   four: Uint8Array;
   /** A bucket, or its packed entries until its first hit. */
-  buckets: Map<number, Bucket | (() => string)>;
+  buckets: Map<number, Bucket | Packed>;
 }
 
 interface Tables {
@@ -87,13 +87,18 @@ interface Tables {
   data: ScreenData | PackedScreenData;
 }
 
+/** A bucket's entries packed: the string, or a function returning it (screen-data.ts). */
+type Packed = PackedKindData['buckets'][number][1];
+
+const isPacked = (value: Bucket | Packed | EntryData[]): value is Packed => typeof value === 'string' || typeof value === 'function';
+
 function table(data: KindData | PackedKindData): Table {
   const bits = new Uint8Array(HASH_MASK + 1);
   const four = new Uint8Array(HASH_MASK + 1);
-  const buckets = new Map<number, Bucket | (() => string)>();
+  const buckets = new Map<number, Bucket | Packed>();
   for (const [h3, mid, long] of data.buckets) {
     bits[h3] = PACKED;
-    if (typeof mid === 'function') buckets.set(h3, mid);
+    if (isPacked(mid)) buckets.set(h3, mid);
     else buckets.set(h3, unpacked(h3, mid, long ?? [], bits, four));
   }
   // By the upper-cased literal alone: that is what must occur in the upper-cased text first, and
@@ -136,9 +141,9 @@ function unpacked(
 
 /** The bucket of hash `h` (one there is), unpacked on its first hit. */
 function bucketAt(t: Table, h: number): Bucket {
-  const found = t.buckets.get(h) as Bucket | (() => string);
-  if (typeof found !== 'function') return found;
-  const [mid, long] = unpackBucket(found());
+  const found = t.buckets.get(h) as Bucket | Packed;
+  if (!isPacked(found)) return found;
+  const [mid, long] = unpackBucket(typeof found === 'string' ? found : found());
   const bucket = unpacked(h, mid, long, t.bits, t.four);
   t.buckets.set(h, bucket);
   return bucket;
