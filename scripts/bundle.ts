@@ -139,25 +139,6 @@ const lazyChildProcess: Plugin = {
   },
 };
 
-/**
- * The injection rules' expression sources are generated into the repository as JSON in UTF-16
- * base64 (src/policy/injection-sources.generated.ts), so that the rules' own words do not fail the
- * policy check every file of the repository passes. The bundle holds the JSON itself, read by
- * `JSON.parse`: every process that loads the injection rules (a `put`) would otherwise read and
- * decode a 240 KB string, in its code cache too, for 90 KB of text. The bundle test compares the
- * two.
- */
-const decodedInjectionSources: Plugin = {
-  name: 'decoded-injection-sources',
-  setup(esbuild) {
-    esbuild.onLoad({ filter: /[\\/]src[\\/]policy[\\/]injection-sources\.generated\.ts$/ }, async () => {
-      const { INJECTION_SOURCES } = await import('../src/policy/injection-sources.generated.js');
-      const json = JSON.stringify(JSON.stringify(INJECTION_SOURCES));
-      return { contents: `export const INJECTION_SOURCES = JSON.parse(${json});\n`, loader: 'js' };
-    });
-  },
-};
-
 const out = root('dist/bundle');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -178,7 +159,7 @@ const cli = await build({
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
   write: false,
-  plugins: [englishZod, lazyChildProcess, decodedInjectionSources],
+  plugins: [englishZod, lazyChildProcess],
   legalComments: 'linked',
   logLevel: 'warning',
 });

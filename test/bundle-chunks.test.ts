@@ -143,8 +143,7 @@ test('the bundle\'s rules keep the fingerprints of the generated screen tables, 
     assert.ok(rules.length > 50, name);
     const generated = tables.rules.map((r) => [r.id, r.fingerprint]);
     assert.deepEqual(rules.map((rule) => [rule.id, fingerprint(rule)]), generated, name);
-    // Every expression whole, as the modules have it: the bundle holds the injection rules' sources
-    // decoded (scripts/bundle.ts) where the repository holds them in base64.
+    // Every expression whole, as the modules have it: a fingerprint samples 16 characters of each.
     const expressions = (list: readonly PatternRule[]) =>
       list.map((rule) => [rule.id, ...[...rule.patterns, ...(rule.needs ? [rule.needs] : [])].map((p) => `/${p.source}/${p.flags}`)]);
     assert.deepEqual(expressions(rules), expressions(modules), name);

@@ -81,6 +81,25 @@ test('every file of this repository passes the policy (the adversarial fixtures 
   assert.deepEqual(flagged, []);
 });
 
+test('every file of the bundle passes the policy too: the published package holds no phrase it refuses', () => {
+  const bundle = join(ROOT, 'dist', 'bundle');
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(cjs|js|json|txt)$/.test(entry.name)) files.push(path);
+    }
+  };
+  walk(bundle);
+  assert.ok(files.length > 50, `${files.length} files`);
+  const flagged = files
+    .map((file) => ({ file, v: checkPolicy({ content: readFileSync(file, 'utf8') }, { ignoreSize: true }) }))
+    .filter(({ v }) => v.verdict !== 'accept')
+    .map(({ file, v }) => `${relative(ROOT, file)}: ${v.matches.map((m) => m.rule).join(', ')}`);
+  assert.deepEqual(flagged, []);
+});
+
 test('verdicts never repeat a secret: every excerpt is masked', () => {
   assert.ok(secretCases.length >= 200);
   for (const c of secretCases) {
