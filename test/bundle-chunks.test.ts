@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { Script } from 'node:vm';
 import { chunkText } from '../src/ingest/chunk.js';
@@ -37,7 +37,9 @@ function copyOfBundle(t: TestContext): { dir: string; copy: string } {
   const dir = tempDir(t);
   const copy = join(dir, 'bundle');
   cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
-  symlinkSync(join(bundle, '..', '..', 'node_modules'), join(dir, 'node_modules'));
+  // The folder that holds the driver's package, wherever the install put it ('junction' on Windows).
+  const modules = dirname(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')));
+  symlinkSync(modules, join(dir, 'node_modules'), 'junction');
   return { dir, copy };
 }
 
