@@ -119,7 +119,8 @@ export async function findSimilar(
   let shape: string | undefined;
   const sameShape = (other: MemoryItem, words: ReadonlySet<string>) =>
     samePlain(words) && shapeOf(itemText(other)) === (shape ??= shapeOf(itemText(item)));
-  const written = comparable(item);
+  // The written item's comparable form only when an item is reported (most writes report none).
+  let written: Comparable | undefined;
   return [...found.values()]
     .filter((other) => other.id !== item.id && other.scope === item.scope && !other.archived && !other.quarantined)
     .map((other) => ({ other, features: similarityFeatures(other) }))
@@ -127,7 +128,7 @@ export async function findSimilar(
     .filter(({ other, features, similarity }) => similarity >= SIMILAR_WORDS || sameShape(other, features.words))
     .sort((a, b) => b.similarity - a.similarity || (a.other.id < b.other.id ? -1 : 1))
     .slice(0, REPORTED)
-    .map(({ other, similarity }) => compareWith(comparable(other), written, similarity));
+    .map(({ other, similarity }) => compareWith(comparable(other), (written ??= comparable(item)), similarity));
 }
 
 /**
