@@ -59,45 +59,39 @@ test('benign corpus: all accepted (false-positive rate 0)', () => {
   assert.deepEqual(flagged, []);
 });
 
-test('every file of this repository passes the policy (the adversarial fixtures aside)', () => {
-  const skip = new Set(['node_modules', 'dist', '.git', 'results']);
+/** The files under `dir` whose name `name` accepts, in the folders `folder` accepts. */
+function filesUnder(dir: string, name: RegExp, folder: (path: string, base: string) => boolean = () => true): string[] {
   const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!skip.has(entry.name) && path !== FIXTURES) walk(path);
-      } else if (/\.(ts|js|mjs|json|md|yml|yaml|txt)$|^run$/.test(entry.name)) {
-        files.push(path);
-      }
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (folder(path, entry.name)) files.push(...filesUnder(path, name, folder));
+    } else if (name.test(entry.name)) {
+      files.push(path);
     }
-  };
-  walk(ROOT);
-  assert.ok(files.length > 50, `${files.length} files`);
-  const flagged = files
+  }
+  return files;
+}
+
+/** Each of `files` the policy does not accept, whole, with its rules. */
+function unaccepted(files: readonly string[]): string[] {
+  return files
     .map((file) => ({ file, v: checkPolicy({ content: readFileSync(file, 'utf8') }, { ignoreSize: true }) }))
     .filter(({ v }) => v.verdict !== 'accept')
     .map(({ file, v }) => `${relative(ROOT, file)}: ${v.matches.map((m) => `${m.rule} ${m.excerpt}`).join('; ')}`);
-  assert.deepEqual(flagged, []);
+}
+
+test('every file of this repository passes the policy (the adversarial fixtures aside)', () => {
+  const skip = new Set(['node_modules', 'dist', '.git', 'results']);
+  const files = filesUnder(ROOT, /\.(ts|js|mjs|json|md|yml|yaml|txt)$|^run$/, (path, base) => !skip.has(base) && path !== FIXTURES);
+  assert.ok(files.length > 50, `${files.length} files`);
+  assert.deepEqual(unaccepted(files), []);
 });
 
 test('every file of the bundle passes the policy too: the published package holds no phrase it refuses', () => {
-  const bundle = join(ROOT, 'dist', 'bundle');
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (/\.(cjs|js|json|txt)$/.test(entry.name)) files.push(path);
-    }
-  };
-  walk(bundle);
+  const files = filesUnder(join(ROOT, 'dist', 'bundle'), /\.(cjs|js|json|txt)$/);
   assert.ok(files.length > 50, `${files.length} files`);
-  const flagged = files
-    .map((file) => ({ file, v: checkPolicy({ content: readFileSync(file, 'utf8') }, { ignoreSize: true }) }))
-    .filter(({ v }) => v.verdict !== 'accept')
-    .map(({ file, v }) => `${relative(ROOT, file)}: ${v.matches.map((m) => m.rule).join(', ')}`);
-  assert.deepEqual(flagged, []);
+  assert.deepEqual(unaccepted(files), []);
 });
 
 test('verdicts never repeat a secret: every excerpt is masked', () => {
