@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluatePolicy } from '../src/policy/evaluate.js';
 import { injectionSources } from '../src/policy/injection-compile.js';
-import { INJECTION_SOURCES } from '../src/policy/injection-sources.generated.js';
+import { INJECTION_LANGUAGES, loadInjectionSources } from '../src/policy/injection-sources.generated.js';
 import { PATTERN_RULES, type PatternRule } from '../src/policy/rules.js';
-import { createScreener } from '../src/policy/screen.js';
+import { createScreener, tablesFit } from '../src/policy/screen.js';
 import { presetScanners } from '../src/policy/secretlint.js';
 import { SECRETLINT_SCANNERS } from '../src/policy/secretlint-scanners.generated.js';
 import { fingerprint, type PackedKindData, type PackedScreenData, packScreenData, screenData } from '../src/policy/screen-data.js';
@@ -38,8 +38,9 @@ function firstDifference(actual: unknown, expected: unknown, path = ''): string 
 }
 
 test('injection-sources.generated.ts holds the lexicons as compiled today', () => {
-  const diff = firstDifference(INJECTION_SOURCES, injectionSources());
+  const diff = firstDifference(loadInjectionSources(), injectionSources());
   assert.equal(diff, undefined, `src/policy/injection-sources.generated.ts is stale (${diff}): ${REFRESH}`);
+  assert.equal(INJECTION_LANGUAGES, injectionSources().languages);
 });
 
 test('secretlint-scanners.generated.ts names the preset\'s scanners as the installed preset has them', () => {
@@ -100,6 +101,18 @@ test('generated screen tables are used only for the rules they were computed fro
     }
   }
   assert.equal(screen('plain words only', 'token')?.admits(PATTERN_RULES[0] as PatternRule), false);
+});
+
+test('the bundle build\'s check of the generated tables sees a changed expression that the ids alone do not', () => {
+  // scripts/bundle.ts fails the build unless both tables fit; the bundle then compares ids only.
+  assert.equal(tablesFit(PATTERN_RULES, SCREEN_LITERALS), true);
+  assert.equal(tablesFit(SECRET_PATTERN_RULES, SECRET_SCREEN_LITERALS), true);
+  const changed = PATTERN_RULES.map((rule): PatternRule =>
+    rule.id === 'pii.email' ? { ...rule, needs: undefined, patterns: [/\bzebracorn\b/g] } : rule);
+  assert.equal(tablesFit(changed, SCREEN_LITERALS), false);
+  assert.equal(tablesFit(changed, SCREEN_LITERALS, true), true);
+  assert.equal(tablesFit(PATTERN_RULES.slice(1), SCREEN_LITERALS, true), false);
+  assert.equal(tablesFit(SECRET_PATTERN_RULES, SCREEN_LITERALS, true), false);
 });
 
 test('the bundle starts the secretlint preset on first need and refuses what the library refuses', () => {

@@ -10,10 +10,11 @@
  * the rule listing pass the policy themselves.
  */
 import { HIDDEN_MARK } from './deobfuscate.js';
-import { INJECTION_SOURCES as LEXICON } from './injection-sources.generated.js';
+import { INJECTION_LANGUAGES, loadInjectionSources as lexicon } from './injection-sources.generated.js';
+import { lazyRule, type RuleDefinition } from './lazy-rule.js';
 import type { PatternRule } from './rules.js';
 
-const NAMES = LEXICON.languages;
+const NAMES = INJECTION_LANGUAGES;
 
 /** Compiled lexicon patterns match the lower-cased phrase views (no `i` flag: much faster to compile). */
 function regex(source: string): RegExp {
@@ -38,14 +39,14 @@ const WORDS = '(?![{<[…]|\\.\\.\\.|and\\b|or\\b)(?:[^\\s<]+[ \\t]+){2,}';
 const AFTER = '[^\\n]{0,80}?\\s{0,20}?(?:[#>*_[]\\s{0,3}){0,4}';
 const SYSTEM_CUE = '(?:system|assistant|developer|admin|operator|new instructions|instructions?|important|urgent|override|ignore|disregard|forget|trusted|verified|<\\||\\[INST|you (?:are|must|should|will))';
 
-const INJECTION: PatternRule[] = [
+const INJECTION: PatternRule[] = ([
   {
     id: 'injection.override',
     kind: 'phrase',
     description: `Asks the model to drop earlier or system instructions (${NAMES})`,
-    needs: new RegExp(LEXICON.overrideVerbs),
-    patterns: [
-      ...LEXICON.override.map(regex),
+    needs: () => new RegExp(lexicon().overrideVerbs),
+    patterns: () => [
+      ...lexicon().override.map(regex),
       /\b(?:ignore|disregard|forget) (?:all|everything)(?: of)?(?: the| your| my)? (?:instructions?|prompts?|directives?|guidelines|you (?:were|have been) told)\b/gi,
       /\b(?:oublie[rsz]?|ignore[rsz]?) tout ce qu(?:e|')(?: ?on)? (?:t'a|vous a|t'avait|vous avait) (?:dit|demande)/gi,
       SQUEEZED.override,
@@ -55,8 +56,8 @@ const INJECTION: PatternRule[] = [
     id: 'injection.system-prompt',
     kind: 'phrase',
     description: `Tries to read out or replace the system prompt (${NAMES})`,
-    patterns: [
-      ...LEXICON.reveal.map(regex),
+    patterns: () => [
+      ...lexicon().reveal.map(regex),
       /\b(?:reveal|leak|dump) (?:me )?the (?:(?:full|entire|hidden|initial|original|secret) )*(?:system (?:prompt|message|instructions)|hidden instructions|initial instructions)\b/gi,
       /\b(?:print|show|display|output|repeat|tell|give) (?:me|us) (?:the|your) (?:(?:full|entire|hidden|initial|original|secret) )*(?:system (?:prompt|message|instructions)|hidden instructions|initial instructions|instructions above)\b/gi,
       /\b(?:print|show|display|output|repeat|leak|reveal) (?:the )?(?:hidden|initial|original|secret) instructions you (?:were|have been) given\b/gi,
@@ -74,7 +75,7 @@ const INJECTION: PatternRule[] = [
     id: 'injection.redefine',
     kind: 'phrase',
     description: `Redefines who the assistant is or switches it into an unrestricted mode (${NAMES})`,
-    patterns: [
+    patterns: () => [
       /\byou are (?:now|no longer) (?:a|an|the|my|called|named|free|unrestricted|unfiltered|jailbroken|dan|in (?:developer|maintenance|god|admin|unrestricted|jailbreak|dan) mode)\b/gi,
       /\bfrom now on,? (?:you|your)(?: \S+)? (?:are|will|must|shall|should|role|name|only)\b/gi,
       /\bpretend (?:that )?you are\b/gi,
@@ -91,7 +92,7 @@ const INJECTION: PatternRule[] = [
       /\b(?:active[rz]?|passe[rz]? en) (?:le )?mode (?:developpeur|sans restriction|sans limites?|jailbreak)\b/gi,
       /\bmode (?:sans restriction|sans limites?|jailbreak)\b/gi,
       /\b(?:tes|vos) (?:nouvelles|vraies) (?:instructions|consignes|regles)\b/gi,
-      ...LEXICON.redefine.map(regex),
+      ...lexicon().redefine.map(regex),
       SQUEEZED.redefine,
     ],
   },
@@ -100,7 +101,7 @@ const INJECTION: PatternRule[] = [
     kind: 'token',
     description:
       'Chat-template turns (ChatML, Llama 2 and 3, Gemma, Mistral, Phi, DeepSeek, Harmony, Command-R, legacy Human/Assistant, system headings): a marker that opens a turn for a role and gives it content; a marker named in prose or a template with placeholders passes',
-    patterns: [
+    patterns: () => [
       // A turn opened for a role and given content: on the next line, or three words or more up to a closing token.
       new RegExp(`${TURN_OPEN}[ \\t]*\\r?\\n\\s*${CONTENT}`, 'gi'),
       new RegExp(`${TURN_OPEN}[ \\t]*${WORDS}[^\\n]*?${TURN_CLOSE}`, 'gi'),
@@ -122,7 +123,7 @@ const INJECTION: PatternRule[] = [
     id: 'injection.recall-block',
     kind: 'token',
     description: 'A line imitating engram\'s recall block (its open or close line, an item header, an end-of-memory line) followed by text that speaks as the system',
-    patterns: [
+    patterns: () => [
       new RegExp(`^[ \\t>]*\\[\\/?ENGRAM_MEMORY\\b[^\\n\\]]*\\]?${AFTER}${SYSTEM_CUE}`, 'gim'),
       new RegExp(`^[ \\t>]*-{2,} ?ITEM \\d+ ?\\/ ?\\d+ \\[[^\\]\\n]*\\] ?-{2,}${AFTER}${SYSTEM_CUE}`, 'gim'),
       new RegExp(`^[ \\t>]*(?:-{3}|={3}|#{1,3})[ \\t]*(?:end of (?:memory|memories|context|retrieved (?:context|memory))|memory (?:block )?ends?)\\b[^\\n]*${AFTER}${SYSTEM_CUE}`, 'gim'),
@@ -132,14 +133,14 @@ const INJECTION: PatternRule[] = [
     id: 'injection.addressed',
     kind: 'phrase',
     description: 'Speaks to an AI that reads the text (a conditional on being an AI, AI agents told what to do with the page, notes headed to an AI), in several languages',
-    patterns: [
+    patterns: () => [
       /\bif you are an? (?:ai|a\.i\.|llm|large language model|language model|ai (?:assistant|agent|model)|assistant|chatbot|bot|agent)\b/gi,
       /\b(?:ai|llm|gpt|claude|chatgpt)s?(?: (?:assistants?|agents?|models?|crawlers?|bots?|systems?))? (?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|browsing|visiting|scraping) this\b/gi,
       /\b(?:note|message|instructions?|attention|important|reminder) (?:to|for) (?:the |any |all )?(?:ai|llm|gpt|claude|chatgpt|language model|ai (?:assistant|agent|model))s?\s*[:,!-]/gi,
       /\bsi (?:eres|es|tu es|vous etes|sei) (?:una? |l')?(?:ia|ai|llm|asistente|assistant|assistente|modelo de lenguaje|modele de langage)\b/gi,
       /\bwenn du (?:eine|ein) (?:ki|llm|sprachmodell|ki-assistent)\b/gi,
       /\bse (?:voce|voc\u00EA) (?:e|\u00E9) (?:uma?|o|a) (?:ia|llm|assistente)\b/gi,
-      ...LEXICON.addressed.map(regex),
+      ...lexicon().addressed.map(regex),
     ],
   },
   {
@@ -147,12 +148,12 @@ const INJECTION: PatternRule[] = [
     kind: 'phrase',
     description:
       'An instruction to an AI inside a hidden place: HTML comment, hidden element, code comment, front matter, link title, alt text, details block',
-    needs: new RegExp(`^${HIDDEN_MARK}`),
-    patterns: [
-      regex(LEXICON.hiddenDirective),
+    needs: () => new RegExp(`^${HIDDEN_MARK}`),
+    patterns: () => [
+      regex(lexicon().hiddenDirective),
     ],
   },
-].map((rule) => ({ ...rule, group: 'injection', action: 'reject' }) as PatternRule);
+] satisfies Omit<RuleDefinition, 'group' | 'action'>[]).map((rule) => lazyRule({ ...rule, group: 'injection', action: 'reject' }));
 
 /** Rejected: an instruction to the model (override, redefinition, markers, hidden orders). */
 export const INJECTION_RULES: readonly PatternRule[] = INJECTION;

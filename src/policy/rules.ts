@@ -11,6 +11,7 @@
 import { HIDDEN_CHARACTERS_RULE } from './hidden-characters.js';
 import { INJECTION_RULES } from './injection.js';
 import { INSTRUCTION_RULES, SELF_INSTRUCTION_RULES } from './instructions.js';
+import { lazyRule, type RuleDefinition } from './lazy-rule.js';
 import { SECRET_PATTERN_RULES } from './secret-check.js';
 
 export { entropy, isPlaceholder } from './secret-values.js';
@@ -78,18 +79,18 @@ const PHONE_DIGITS = (m: RegExpExecArray) => {
   return digits >= 8 && digits <= 15;
 };
 
-const PII_RULES: PatternRule[] = [
+const PII_RULES = ([
   {
     id: 'pii.email',
     description: 'E-mail address (reserved example domains excepted)',
-    needs: /@/,
-    patterns: [/(?<![\w/:.%+-])[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b/g],
+    needs: () => /@/,
+    patterns: () => [/(?<![\w/:.%+-])[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b/g],
     accept: (m: RegExpExecArray) => !RESERVED_EMAIL_DOMAIN.test(m[1] ?? '') && !/^git@/i.test(m[0]),
   },
   {
     id: 'pii.phone',
     description: 'Phone number in international (+ prefix) or common national formats',
-    patterns: [
+    patterns: () => [
       /(?<![\w+])\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){2,4}(?![\w])/g,
       /(?<!\w)\(\d{3}\) ?\d{3}[-. ]\d{4}\b/g,
       /\b0[1-9](?:[ .-]\d{2}){4}\b/g,
@@ -100,20 +101,21 @@ const PII_RULES: PatternRule[] = [
   {
     id: 'pii.iban',
     description: 'IBAN that passes the ISO 13616 mod-97 check',
-    patterns: [/\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g],
+    patterns: () => [/\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g],
     accept: (m: RegExpExecArray) => ibanValid(m[0]),
   },
   {
     id: 'pii.payment-card',
     description: 'Payment card number (Visa, Mastercard, Amex, Discover, JCB) that passes the Luhn check',
-    patterns: [/(?<![\d.-])\d(?:[ -]?\d){12,18}(?![\d.-])/g],
+    patterns: () => [/(?<![\d.-])\d(?:[ -]?\d){12,18}(?![\d.-])/g],
     accept: (m: RegExpExecArray) => {
       const digits = m[0].replace(/\D/g, '');
       const issuer = /^(?:4\d{12}(?:\d{3}){0,2}|5[1-5]\d{14}|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)\d{12}|3[47]\d{13}|6(?:011|5\d{2})\d{12}|35(?:2[89]|[3-8]\d)\d{12})$/;
       return issuer.test(digits) && luhnValid(digits);
     },
   },
-].map((rule) => ({ ...rule, group: 'pii', action: 'quarantine', kind: 'token' }) as PatternRule);
+] satisfies Omit<RuleDefinition, 'group' | 'action' | 'kind'>[]).map((rule) =>
+  lazyRule({ ...rule, group: 'pii', action: 'quarantine', kind: 'token' }));
 
 /** Every pattern rule, in evaluation order: rejections first (injection rules: see injection.ts). */
 export const PATTERN_RULES: readonly PatternRule[] = Object.freeze([

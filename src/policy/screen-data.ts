@@ -7,7 +7,8 @@
  * `screen-literals.generated.ts` (test/policy-generated.test.ts fails when that file is stale),
  * and the screen only looks up into it. Each rule carries a fingerprint of its expressions; the
  * screen uses the generated tables only when every rule still has the fingerprint they were
- * computed from, and computes them again otherwise. Pure.
+ * computed from, and computes them again otherwise (the bundle's build checks them instead, and the
+ * bundle compares ids alone: screen.ts). Pure.
  */
 import { requiredLiterals } from './literals.js';
 import type { PatternRule } from './rules.js';
@@ -141,7 +142,7 @@ export function hashOf(text: string, at: number, width: number): number {
 }
 
 /**
- * What the literals of `rule` are read from, cheaply (it is checked at start-up): its expressions'
+ * What the literals of `rule` are read from, cheaply (the modules check it at start-up): its expressions'
  * count, flags and lengths and a sample of their characters (a scanner: its id, as its
  * expressions are only known by running it). The freshness test compares the literals themselves.
  */

@@ -108,15 +108,32 @@ function table(data: KindData | PackedKindData): Table {
 }
 
 /**
- * The tables for `rules`: the generated ones when every rule still has the expressions they were
- * computed from (the same ids, in order, and fingerprints), else computed now.
+ * Defined (as `true`) by the bundle's build, which checks with {@link tablesFit} that the
+ * generated tables fit the rules it bundles (scripts/bundle.ts): the bundle then compares the
+ * rules' ids alone at start-up and makes none of their expressions (each is made on first use,
+ * lazy-rule.ts). The modules compare every rule's fingerprint, as the build does.
  */
-function build(rules: readonly PatternRule[], generated: PackedScreenData | undefined): Tables {
-  const fits = generated !== undefined && generated.rules.length === rules.length
+declare const ENGRAM_SCREEN_TABLES_CHECKED: boolean | undefined;
+const CHECKED_AT_BUILD = typeof ENGRAM_SCREEN_TABLES_CHECKED === 'boolean' && ENGRAM_SCREEN_TABLES_CHECKED;
+
+/**
+ * Whether `generated` was computed from `rules` as they are: the same ids, in order, and (unless
+ * `ids` only) the same fingerprints, which reads every rule's expressions.
+ *
+ * @example
+ * tablesFit(PATTERN_RULES, SCREEN_LITERALS); // false: run `npm run generate:policy`
+ */
+export function tablesFit(rules: readonly PatternRule[], generated: PackedScreenData, ids = false): boolean {
+  return generated.rules.length === rules.length
     && rules.every((rule, i) => {
       const known = generated.rules[i];
-      return known?.id === rule.id && known.fingerprint === fingerprint(rule);
+      return known?.id === rule.id && (ids || known.fingerprint === fingerprint(rule));
     });
+}
+
+/** The tables for `rules`: the generated ones when they fit (see {@link tablesFit}), else computed now. */
+function build(rules: readonly PatternRule[], generated: PackedScreenData | undefined): Tables {
+  const fits = generated !== undefined && tablesFit(rules, generated, CHECKED_AT_BUILD);
   const data = fits ? generated : screenData(rules);
   const index = new Map(rules.map((rule, i) => [rule, data.rules[i]?.requirements ?? []]));
   return { index, always: Uint8Array.from(data.always), kinds: {}, data };

@@ -6,58 +6,58 @@
  * Descriptions name what a rule catches without quoting a triggering value, so that this file
  * passes the policy itself.
  */
-import type { PatternRule } from './rules.js';
+import type { RuleDefinition } from './lazy-rule.js';
 import { isDocumentationJwt, mixed, notExample } from './secret-values.js';
 
 /** A secret rule before `secrets.ts` gives it its group, action and kind. */
-export type SecretRuleSpec = Omit<PatternRule, 'group' | 'action' | 'kind'>;
+export type SecretRuleSpec = Omit<RuleDefinition, 'group' | 'action' | 'kind'>;
 
 /** Provider token formats and private-key blocks, matched first. */
 export const PROVIDER_RULES: SecretRuleSpec[] = [
   {
     id: 'secret.aws-access-key',
-    needs: /A(?:KIA|SIA|BIA|CCA|GPA|IDA|ROA|IPA|NPA|NVA|PKA)/,
+    needs: () => /A(?:KIA|SIA|BIA|CCA|GPA|IDA|ROA|IPA|NPA|NVA|PKA)/,
     description: 'AWS access key id (AKIA/ASIA… followed by 16 characters)',
-    patterns: [/\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Z0-9])/g],
+    patterns: () => [/\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Z0-9])/g],
     accept: notExample,
   },
   {
     id: 'secret.aws-secret-key',
-    needs: /aws_?secret/i,
+    needs: () => /aws_?secret/i,
     description: 'AWS secret access key assigned to an aws_secret… name',
-    patterns: [/\baws_?(?:secret_?(?:access_?)?key|secret)\b["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi],
+    patterns: () => [/\baws_?(?:secret_?(?:access_?)?key|secret)\b["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi],
     accept: notExample,
   },
   {
     id: 'secret.github-token',
-    needs: /gh[pousr]_|github_pat_/,
+    needs: () => /gh[pousr]_|github_pat_/,
     description: 'GitHub personal, OAuth, app or refresh token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)',
-    patterns: [/\bgh[pousr]_[A-Za-z0-9]{36,}\b/g, /\bgithub_pat_[A-Za-z0-9_]{50,}\b/g],
+    patterns: () => [/\bgh[pousr]_[A-Za-z0-9]{36,}\b/g, /\bgithub_pat_[A-Za-z0-9_]{50,}\b/g],
   },
   {
     id: 'secret.gitlab-token',
-    needs: /\bgl[a-z]{1,5}-/,
+    needs: () => /\bgl[a-z]{1,5}-/,
     description: 'GitLab personal, deploy, pipeline or runner token (glpat-, gldt-, glptt-, glrt-)',
-    patterns: [/\bgl(?:pat|dt|ptt|rt|cbt|oas|soat|ft|imt|agent|ffct)-[A-Za-z0-9_-]{20,}/g],
+    patterns: () => [/\bgl(?:pat|dt|ptt|rt|cbt|oas|soat|ft|imt|agent|ffct)-[A-Za-z0-9_-]{20,}/g],
   },
   {
     id: 'secret.openai-key',
-    needs: /sk-/,
+    needs: () => /sk-/,
     description: 'OpenAI API key (sk-, sk-proj-, sk-svcacct-)',
-    patterns: [/\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}/g],
+    patterns: () => [/\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}/g],
     accept: mixed,
   },
   {
     id: 'secret.anthropic-key',
-    needs: /sk-ant-/,
+    needs: () => /sk-ant-/,
     description: 'Anthropic API or admin key (sk-ant-…)',
-    patterns: [/\bsk-ant-(?:api|admin|sid|oat)\d{2}-[A-Za-z0-9_-]{32,}/g],
+    patterns: () => [/\bsk-ant-(?:api|admin|sid|oat)\d{2}-[A-Za-z0-9_-]{32,}/g],
   },
   {
     id: 'secret.slack-token',
-    needs: /xox|xapp-|hooks\.slack/,
+    needs: () => /xox|xapp-|hooks\.slack/,
     description: 'Slack bot, user, app, config or refresh token (xox…, xapp-) and incoming-webhook or workflow URL',
-    patterns: [
+    patterns: () => [
       /\bxox[abposre]-(?:\d+-)*[A-Za-z0-9]{10,}(?:-[A-Za-z0-9]+)*/g,
       /\bxoxe\.xox[bp]-\d-[A-Za-z0-9]{40,}/g,
       /\bxapp-\d-[A-Z0-9]{8,14}-\d{8,16}-[a-f0-9]{40,64}\b/g,
@@ -66,21 +66,21 @@ export const PROVIDER_RULES: SecretRuleSpec[] = [
   },
   {
     id: 'secret.stripe-key',
-    needs: /_live_|whsec_/,
+    needs: () => /_live_|whsec_/,
     description: 'Stripe live secret or restricted key and webhook secret (test-mode keys are accepted)',
-    patterns: [/\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b/g, /\bwhsec_[A-Za-z0-9]{32,}\b/g],
+    patterns: () => [/\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b/g, /\bwhsec_[A-Za-z0-9]{32,}\b/g],
   },
   {
     id: 'secret.google-key',
-    needs: /AIza|GOCSPX-/,
+    needs: () => /AIza|GOCSPX-/,
     description: 'Google API key (AIza…) and OAuth client secret (GOCSPX-)',
-    patterns: [/\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, /\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g],
+    patterns: () => [/\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, /\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g],
   },
   {
     id: 'secret.chat-platform',
-    needs: /\.[A-Za-z0-9_-]{6}\.|discord|:AA|webhook/i,
+    needs: () => /\.[A-Za-z0-9_-]{6}\.|discord|:AA|webhook/i,
     description: 'Chat-platform bot tokens and webhooks: Discord bot token and webhook, Telegram bot token, Microsoft Teams and Office 365 incoming webhooks',
-    patterns: [
+    patterns: () => [
       /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g,
       /https:\/\/(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/api\/webhooks\/\d{16,20}\/[A-Za-z0-9_-]{60,70}/g,
       /\b\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
@@ -91,9 +91,9 @@ export const PROVIDER_RULES: SecretRuleSpec[] = [
   },
   {
     id: 'secret.package-registry',
-    needs: /npm_|pypi-|rubygems_|oy2|cio|dckr_|AKCp|CLOJARS_/,
+    needs: () => /npm_|pypi-|rubygems_|oy2|cio|dckr_|AKCp|CLOJARS_/,
     description: 'Package-registry tokens: npm, PyPI, RubyGems, NuGet, crates.io, Docker Hub, JFrog, Clojars',
-    patterns: [
+    patterns: () => [
       /\bnpm_[A-Za-z0-9]{36}\b/g,
       /\bpypi-AgE[A-Za-z0-9_-]{60,}/g,
       /\brubygems_[a-f0-9]{48}\b/g,
@@ -107,9 +107,9 @@ export const PROVIDER_RULES: SecretRuleSpec[] = [
   },
   {
     id: 'secret.secret-manager',
-    needs: /hv[sbr]\.|\bs\.|dp\.|ops_|A3-|\bst\./,
+    needs: () => /hv[sbr]\.|\bs\.|dp\.|ops_|A3-|\bst\./,
     description: 'Secret-manager tokens: HashiCorp Vault (hvs., hvb., hvr., legacy s.), Doppler (dp.st., dp.pt.…), 1Password service account and secret key, Infisical service token',
-    patterns: [
+    patterns: () => [
       /\bhv[sbr]\.[A-Za-z0-9_-]{90,}/g,
       /\bs\.[A-Za-z0-9]{24}\b(?!\.)/g,
       /\bdp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}\b/g,
@@ -121,9 +121,9 @@ export const PROVIDER_RULES: SecretRuleSpec[] = [
   },
   {
     id: 'secret.twilio',
-    needs: /SK|AC|auth|twilio/i,
+    needs: () => /SK|AC|auth|twilio/i,
     description: 'Twilio API key (SK…), and an account SID (AC…) with its 32-hex auth token',
-    patterns: [
+    patterns: () => [
       /\bSK[0-9a-f]{32}\b/g,
       /\bAC[0-9a-f]{32}\b[^\n]{0,120}?(?<![\w])[0-9a-f]{32}\b/g,
       /\b(?:auth[_ -]?token|authtoken|twilio[_ -]?(?:auth|token|secret))\b\W{0,6}[0-9a-f]{32}\b/gi,
@@ -132,9 +132,9 @@ export const PROVIDER_RULES: SecretRuleSpec[] = [
   },
   {
     id: 'secret.azure',
-    needs: /AccountKey=|SharedAccessKey=|sig=|Q~/i,
+    needs: () => /AccountKey=|SharedAccessKey=|sig=|Q~/i,
     description: 'Azure storage account and shared access keys, SAS signatures (sig=), Azure AD client secrets',
-    patterns: [
+    patterns: () => [
       /\b(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{42,86}={0,2}/g,
       /[?&;]sig=[A-Za-z0-9%+/]{30,}(?:%3D|=){0,2}/gi,
       /(?<![\w~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])/g,
@@ -143,10 +143,10 @@ export const PROVIDER_RULES: SecretRuleSpec[] = [
   },
   {
     id: 'secret.provider-token',
-    needs: /hf_|SG\.|shp|do[por]_v1_|key-|-us\d|ATATT3|PMAK-|HRKU-|LTAI|sntry|sbp_|pscale_|pul-|atlasv1|NRAK-|xkeysib-|sq0|sk\.eyJ/,
+    needs: () => /hf_|SG\.|shp|do[por]_v1_|key-|-us\d|ATATT3|PMAK-|HRKU-|LTAI|sntry|sbp_|pscale_|pul-|atlasv1|NRAK-|xkeysib-|sq0|sk\.eyJ/,
     description:
       'Other provider tokens: Hugging Face, SendGrid, Shopify, DigitalOcean, Mailgun, Mailchimp, Atlassian, Postman, Heroku, Alibaba, Sentry, Supabase, PlanetScale, Pulumi, Terraform Cloud, New Relic, Brevo, Square, Mapbox',
-    patterns: [
+    patterns: () => [
       /\bhf_[A-Za-z0-9]{34,}\b/g,
       /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
       /\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b/g,
@@ -171,9 +171,9 @@ export const PROVIDER_RULES: SecretRuleSpec[] = [
   },
   {
     id: 'secret.private-key',
-    needs: /BEGIN|PuTTY|AGE-SECRET|Key\s*=/,
+    needs: () => /BEGIN|PuTTY|AGE-SECRET|Key\s*=/,
     description: 'Private key block in any style: PEM (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), SSH2, PuTTY key file, age secret key, WireGuard private key',
-    patterns: [
+    patterns: () => [
       // The whole block, so that no excerpt can show a line of the key.
       /-{4,5} ?BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)? ?-{4,5}[\s\S]*?(?:-{4,5} ?END [A-Z0-9 ]{0,40}-{4,5}|$)/g,
       /PuTTY-User-Key-File-\d+:[\s\S]*/g,
@@ -185,15 +185,15 @@ export const PROVIDER_RULES: SecretRuleSpec[] = [
   {
     id: 'secret.jwk',
     description: 'JSON Web Key holding private material (a "kty" object with "d", "p", "q" or a symmetric "k")',
-    needs: /kty/,
-    patterns: [/\{[^{}]{0,4000}?\\?"kty\\?"[^{}]{0,4000}\}/g],
+    needs: () => /kty/,
+    patterns: () => [/\{[^{}]{0,4000}?\\?"kty\\?"[^{}]{0,4000}\}/g],
     accept: (m) => /\\?"(?:d|p|q|dp|dq|qi|k)\\?"\s*:\s*\\?"[A-Za-z0-9_-]{16,}/.test(m[0]),
   },
   {
     id: 'secret.jwt',
-    needs: /eyJ/,
+    needs: () => /eyJ/,
     description: 'JSON Web Token (three base64url segments, header and payload starting eyJ)',
-    patterns: [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g],
+    patterns: () => [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g],
     accept: (m) => !isDocumentationJwt(m[0]),
   },
 ];
