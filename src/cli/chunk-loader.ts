@@ -6,11 +6,10 @@
  * under other flags, but of the source it checks only the length: a cache older than its chunk (a
  * chunk edited in place after the build) is not used. A refused or missing cache costs nothing but
  * the compile node would have done anyway; the chunks also load with plain `require` (the policy
- * worker does). V8 checks a cache's checksum only when asked to (`--verify-snapshot-checksum`,
- * off in node's builds): the loader asks, so a damaged cache file is refused, not run (it crashed
- * node); the build records the caches under the same flag, which V8 also checks. The flag is on
- * only while a chunk compiles or its cache is recorded: node's own modules (`node:crypto`, the
- * streams) carry code caches made without it, which V8 would refuse too while it is on.
+ * worker does). V8 checks a cache's checksum only under a flag, which takes `node:v8` to set (and
+ * its import loads node's streams): each cache file starts with a checksum of its own instead
+ * (cache-checksum.ts), and a file whose checksum does not match is refused, not run (a damaged
+ * cache crashed node).
  *
  * A chunk's relative `require` of another chunk comes back here; any other (node's modules,
  * node_modules) goes to node, resolved from the chunk's folder. A chunk's `import()` of an ES
@@ -28,8 +27,8 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+import { checkedData, withChecksum } from './cache-checksum.js';
 
 interface Chunk {
   module: { exports: unknown; filename: string; loaded: boolean };
@@ -42,16 +41,6 @@ type Wrapper = (exports: unknown, require: unknown, module: unknown, filename: s
 
 /** A pack's name: a command's, from the command line, so checked before it names a file. */
 const PACK_NAME = /^[a-z]+(?:-[a-z]+)*$/;
-
-/** Runs `f` with V8 checking code cache checksums: a cache whose bytes do not add up is refused (see above). */
-function withChecksums<T>(f: () => T): T {
-  setFlagsFromString('--verify-snapshot-checksum');
-  try {
-    return f();
-  } finally {
-    setFlagsFromString('--no-verify-snapshot-checksum');
-  }
-}
 
 const chunks = new Map<string, Chunk>();
 /** Node's `require` from a folder of the bundle, one per folder (making one costs a path walk). */
@@ -106,7 +95,7 @@ function readPack(bundle: string, name: string): void {
   let script: Script;
   try {
     const cachedData = readCache(file);
-    script = withChecksums(() => new Script(source, { filename: file, cachedData }));
+    script = new Script(source, { filename: file, cachedData });
     const register = (chunk: string, wrapper: Wrapper) => {
       if (typeof wrapper !== 'function') throw new TypeError(`${file}: ${chunk} is not a wrapper`);
       registered.set(join(bundle, chunk), { wrapper, mtimeMs });
@@ -127,13 +116,16 @@ function packedWrapper(file: string): Wrapper | undefined {
   return stat !== undefined && stat.mtimeMs <= entry.mtimeMs ? entry.wrapper : undefined;
 }
 
-/** The cache of `file`, unless it is missing or older than the file (the build writes it after). */
+/**
+ * The cache of `file`, unless it is missing, older than the file (the build writes it after) or
+ * damaged (its checksum does not match).
+ */
 function readCache(file: string): Buffer | undefined {
   try {
     const cache = cacheOf(file);
     const written = statSync(cache, { throwIfNoEntry: false });
     if (written === undefined || written.mtimeMs < statSync(file).mtimeMs) return undefined;
-    return readFileSync(cache);
+    return checkedData(readFileSync(cache));
   } catch {
     return undefined;
   }
@@ -176,7 +168,7 @@ export function loadChunk(file: string): unknown {
   if (wrapper === undefined) {
     const source = wrappedSource(file);
     const cachedData = readCache(file);
-    script = withChecksums(() => new Script(source, { filename: file, cachedData }));
+    script = new Script(source, { filename: file, cachedData });
   }
   const mod = { exports: {} as unknown, filename: file, loaded: false };
   chunks.set(file, { module: mod, script });
@@ -232,7 +224,7 @@ function writeCodeCache(file: string, script: Script): void {
   const cache = cacheOf(file);
   mkdirSync(dirname(cache), { recursive: true });
   // Whole or not at all: a cache cut short by an interrupted build is never read.
-  writeFileSync(`${cache}.tmp`, withChecksums(() => script.createCachedData()));
+  writeFileSync(`${cache}.tmp`, withChecksum(script.createCachedData()));
   renameSync(`${cache}.tmp`, cache);
 }
 

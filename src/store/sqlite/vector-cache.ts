@@ -13,17 +13,12 @@
  * process wrote, or a transaction rolled back) means it is reloaded before the next query.
  */
 import type Database from 'better-sqlite3';
+import { compileWasm, instantiateWasm } from '../../util/wasm.js';
 import { VECTOR_SCAN_WASM } from './vector-scan-wasm.js';
 
 /** The most memory a cache may take; a larger index is searched by vec0 alone. */
 export const VECTOR_CACHE_MAX_BYTES = 256 * 1024 ** 2;
 const PAGE = 64 * 1024;
-
-// The runtime's WebAssembly API, declared here: @types/node leaves it to the DOM library.
-declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-};
 
 interface ScanExports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
@@ -72,8 +67,8 @@ export function createVectorCache(dimensions: number, count: number, generation:
   const base = scoresAt + capacity * 4;
   const bytes = base + capacity * stride * 4;
   if (bytes > VECTOR_CACHE_MAX_BYTES) return undefined;
-  compiled ??= new WebAssembly.Module(VECTOR_SCAN_WASM);
-  const scan = new WebAssembly.Instance(compiled).exports as unknown as ScanExports;
+  compiled ??= compileWasm(VECTOR_SCAN_WASM);
+  const scan = instantiateWasm(compiled) as ScanExports;
   scan.memory.grow(Math.ceil(bytes / PAGE));
   const floats = new Float32Array(scan.memory.buffer);
   const scores = new Float32Array(scan.memory.buffer, scoresAt, capacity);
