@@ -125,6 +125,45 @@ test('the estimate\'s least count is never above the estimate, on mixed-script t
   assert.ok(tight > texts.length / 2, `${tight} of ${texts.length}`);
 });
 
+test('the estimate adds up where the block\'s parts meet (a line feed, then - or [), and an item counts alike at any index up to 999', () => {
+  const random = seeded(0x18_ad);
+  const one = (list: readonly string[]) => list[Math.floor(random() * list.length)] ?? '';
+  const edges = ['', '/', './', '.', ' ', '\t', '\n', '\n\n', '---', '[', ']', '数据', '  \n', '\\', '9', 'x', '\u00a0', '\r'];
+  for (let n = 0; n < 4000; n++) {
+    const a = `${one(edges)}${mixedMemory(random)}${one(edges)}\n`;
+    const b = `${random() < 0.5 ? '-' : '['}${one(edges)}${mixedMemory(random)}${one(edges)}`;
+    assert.equal(estimateTokens(a + b), estimateTokens(a) + estimateTokens(b), JSON.stringify([a, b]));
+  }
+  const blocks = packRecall(randomCandidates(random, 120), { budget: 1_000_000, mode: 'inject', header: false }).text
+    .split(/(?=--- ITEM )/);
+  assert.equal(blocks.length, 120);
+  for (const block of blocks) {
+    const wide = estimateTokens(block.replace(/^--- ITEM \d+\/\d+ /, '--- ITEM 999/999 '));
+    for (const [i, total] of [[1, 1], [7, 12], [99, 100], [123, 999], [1, 999]]) {
+      assert.equal(estimateTokens(block.replace(/^--- ITEM \d+\/\d+ /, `--- ITEM ${i}/${total} `)), wide, block.slice(0, 80));
+    }
+  }
+});
+
+test('the block counted from its parts is the estimate of the whole, for items that start or end at the seams', () => {
+  const random = seeded(0x18_ae);
+  const starts = ['/usr/bin/env', '\n\nlead', '- a list', '[link]', '--- ITEM 1/2 [x] ---', '  indented', '/', '.', '数据 first'];
+  const ends = ['', '/', ' ---', '\n\n\n', '  ', '.', '[', '-'];
+  for (let n = 0; n < 300; n++) {
+    const candidates = Array.from({ length: 1 + Math.floor(random() * 30) }, (_, i) => {
+      const content = `${starts[Math.floor(random() * starts.length)]}${mixedMemory(random)}${ends[Math.floor(random() * ends.length)]}`;
+      const title = random() < 0.3 ? starts[Math.floor(random() * starts.length)] ?? '' : '';
+      return { item: { ...createItem(`MEM-${i.toString(16).padStart(12, '0')}`, { content }, AT), title }, score: 100 - i };
+    });
+    const budget = budgetFrom(random);
+    const header = random() < 0.8;
+    const packed = packRecall(candidates, { budget, mode: 'inject', header });
+    assert.equal(packed.tokens_used, estimateTokens(packed.text), `case ${n}`);
+    assert.ok(packed.tokens_used <= budget, `case ${n}`);
+    for (const entry of packed.injected) assert.ok(entry.tokens > 0);
+  }
+});
+
 /** Candidates of plain English-like prose (words of 1 to 14 letters), where the least count is closest. */
 function proseCandidates(random: () => number, count: number): Candidate[] {
   const word = () => Array.from({ length: 1 + Math.floor(random() * 14) }, () => 'etaoinshrdlucmfw'[Math.floor(random() * 16)]).join('');

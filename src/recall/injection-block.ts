@@ -114,23 +114,29 @@ interface Rendered {
 /**
  * The block of `chosen`, or undefined when its closing line cannot print its own count (a count
  * that changes with the number it prints, back and forth; never seen, but then it does not fit).
+ * With `itemTokens` (the items' counts added up, for a tokenizer whose parts add up:
+ * `Tokenizer.partsAddUp`), the block is counted from its parts; else whole.
  */
 function render(
   chosen: readonly Candidate[],
   matched: number,
   options: PackOptions,
   count: (text: string) => number,
+  itemTokens?: number,
 ): Rendered | undefined {
   if (chosen.length === 0) return { block: '', tokens: 0 };
   const total = String(chosen.length);
   const items = chosen.map((c, i) => itemBlock(c.item, String(i + 1), total)).join('');
-  if (!options.header) return { block: items, tokens: count(items) };
-  const body = header(matched, chosen.length, options.budget) + items;
-  let tokens = count(body + footer(0));
+  if (!options.header) return { block: items, tokens: itemTokens ?? count(items) };
+  const head = header(matched, chosen.length, options.budget);
+  const bodyTokens = itemTokens === undefined ? undefined : count(head) + itemTokens;
+  const measure = (close: string) =>
+    (bodyTokens === undefined ? count(head + items + close) : bodyTokens + count(close));
+  let tokens = measure(footer(0));
   for (let round = 0; round < 4; round++) {
-    const block = body + footer(tokens);
-    const counted = count(block);
-    if (counted === tokens) return { block, tokens };
+    const close = footer(tokens);
+    const counted = measure(close);
+    if (counted === tokens) return { block: head + items + close, tokens };
     tokens = counted;
   }
   return undefined;
@@ -139,9 +145,13 @@ function render(
 /** Packs `candidates` (best first) into the budget and renders the output for `mode`. */
 export function packRecall(candidates: readonly Candidate[], options: PackOptions): PackedRecall {
   const { budget, mode } = options;
-  const { count, atLeast } = options.tokenizer ?? CHARS_TOKENIZER;
+  const tokenizer = options.tokenizer ?? CHARS_TOKENIZER;
+  const { count, atLeast } = tokenizer;
   const matched = candidates.length;
   const wide = '9'.repeat(String(Math.max(1, matched)).length);
+  // Parts that add up, and index numbers of up to three digits: an item's size measured at the
+  // widest index is its size in the block, which is counted from its parts.
+  const fromParts = tokenizer.partsAddUp === true && wide.length <= 3;
   const frame = options.header ? count(header(matched, wide, budget)) + count(footer('9'.repeat(String(budget).length))) : 0;
 
   // Measured with the widest index numbers: a rendered index is never wider. One that cannot fit
@@ -167,14 +177,18 @@ export function packRecall(candidates: readonly Candidate[], options: PackOption
   // The parts need not add up to the whole (a BPE encoding may merge across a seam), so the
   // block is counted whole, and the last item chosen goes while it is over the budget.
   const pick = () => chosen.map((i) => candidates[i] as Candidate);
-  let rendered = render(pick(), matched, options, count);
+  const itemTokens = () => (fromParts ? chosen.reduce((sum, i) => sum + sizeOf(i), 0) : undefined);
+  let rendered = render(pick(), matched, options, count, itemTokens());
   while (rendered === undefined || rendered.tokens > budget) {
     chosen.pop();
-    rendered = render(pick(), matched, options, count);
+    rendered = render(pick(), matched, options, count, itemTokens());
   }
 
   const total = String(chosen.length);
-  const injected = pick().map((c, n) => entry(c, () => count(itemBlock(c.item, String(n + 1), total))));
+  const injected = chosen.map((i, n) => {
+    const c = candidates[i] as Candidate;
+    return entry(c, fromParts ? () => sizeOf(i) : () => count(itemBlock(c.item, String(n + 1), total)));
+  });
   const inBlock = new Set(chosen);
   const left = candidates.flatMap((c, i) => (inBlock.has(i) ? [] : [entry(c, () => sizeOf(i))]));
   const { block, tokens } = rendered;
