@@ -17,7 +17,6 @@ import { createPolicyPool, poolSize, POOL_MIN_BYTES } from '../src/ingest/policy
 import { ingestVerdict, rejectingRules } from '../src/ingest/policy-tasks.js';
 import { evaluatePolicy } from '../src/policy/evaluate.js';
 import { secretSpans } from '../src/policy/secret-spans.js';
-import { ITEM_ID_PATTERN, newItemId } from '../src/util/ids.js';
 import { policyTexts } from './adversarial/texts.js';
 import { cli, policyCorpus, tempDir } from './helpers.js';
 
@@ -132,12 +131,6 @@ test('the bundled CLI ingests with --workers 2: the same report and store as wit
   assert.equal(two.code, 1, two.stderr);
   assert.deepEqual(two.json?.files, one.json?.files);
   assert.deepEqual(stored(join(root, 'two.db')), stored(join(root, 'one.db')));
-});
-
-test('item ids drawn from the pool of random bytes: the id format, none repeated across refills', () => {
-  const ids = Array.from({ length: 5000 }, () => newItemId());
-  assert.ok(ids.every((id) => ITEM_ID_PATTERN.test(id)));
-  assert.equal(new Set(ids).size, ids.length);
 });
 
 test('the rejecting rules of a text are those of a full evaluation (the rules that only quarantine are not run)', () => {

@@ -1,18 +1,18 @@
-/** Item ids: `MEM-` followed by 12 lowercase hex digits (48 random bits). */
-import { nodeCrypto } from './node-crypto.js';
-
+/**
+ * Item ids: `MEM-` followed by 12 lowercase hex digits (48 random bits).
+ *
+ * The bits come from `Math.random`, which V8 seeds from the operating system's entropy in each
+ * process (and worker): an id must be unique, not secret (it grants nothing), and 48 uniform bits
+ * are as unlikely to collide whatever their source. `node:crypto` would cost a `put` 3-5 ms of
+ * start-up (hash.ts).
+ */
 export const ITEM_ID_PATTERN = /^MEM-[0-9a-f]{12}$/;
 
-/** Random bytes drawn ahead, 6 per id: one call to the system's generator per 1,024 ids, not per id. */
-const pool = Buffer.alloc(6 * 1024);
-let used = pool.length;
+/** 2^48: an id's range. */
+const RANGE = 2 ** 48;
 
 /** A fresh random item id, e.g. `MEM-3f9a0c12be47`. */
 export function newItemId(): string {
-  if (used === pool.length) {
-    nodeCrypto().randomFillSync(pool);
-    used = 0;
-  }
-  used += 6;
-  return `MEM-${pool.toString('hex', used - 6, used)}`;
+  // Math.random carries 52 random bits: the top 48 are uniform.
+  return `MEM-${Math.floor(Math.random() * RANGE).toString(16).padStart(12, '0')}`;
 }
