@@ -24,7 +24,12 @@ const PACK_CHUNK_BYTES = 64 * 1024;
 
 const bundle = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
 const repository = fileURLToPath(new URL('../../', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'engram-code-cache-'));
+const packArgument = process.argv.indexOf('--pack');
+const pack = packArgument < 0 ? undefined : process.argv[packArgument + 1];
+// A pack's recording run works in the scratch folder of the run that spawned it (`--dir`), whose
+// store the other commands already wrote.
+const dirArgument = process.argv.indexOf('--dir');
+const dir = dirArgument < 0 ? mkdtempSync(join(tmpdir(), 'engram-code-cache-')) : process.argv[dirArgument + 1] ?? '';
 const prompt = JSON.stringify({ session_id: 'build', cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: 'deploy port' });
 const environment = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('ENGRAM_')));
 const runs: [string[], string?][] = [
@@ -95,13 +100,14 @@ function writePack(name: string, files: Iterable<string>): number {
   return chunks.length;
 }
 
-const packArgument = process.argv.indexOf('--pack');
-const pack = packArgument < 0 ? undefined : process.argv[packArgument + 1];
 try {
   if (pack !== undefined) {
-    // A pack's recording run: all the runs (one reads what another wrote), with the pack.
+    // A pack's recording run: the command's own runs, with the pack, on the store the other runs
+    // wrote, so that its cache holds the functions that command runs (not the store's creation,
+    // not another command's code in a shared chunk: every function cached is deserialized by every
+    // run).
     usePack(pack);
-    for (const [argv, input] of runs) await run(argv, input);
+    for (const [argv, input] of runs) if (invokedCommand(argv) === pack) await run(argv, input);
     const packed = writePackCaches();
     if (packed === 0) throw new Error(`no chunk ran from the pack ${pack}`);
   } else {
@@ -115,11 +121,11 @@ try {
     const imports = staticImports();
     for (const [name, chunks] of asked) {
       const packed = writePack(name, withImports(chunks, imports));
-      const recorded = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--pack', name], { stdio: 'inherit' });
+      const recorded = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--pack', name, '--dir', dir], { stdio: 'inherit' });
       if (recorded.status !== 0) throw new Error(`recording the pack ${name} failed (exit ${recorded.status})`);
       process.stdout.write(`pack ${name}: ${packed} chunks\n`);
     }
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (dirArgument < 0) rmSync(dir, { recursive: true, force: true });
 }
