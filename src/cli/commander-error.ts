@@ -1,6 +1,7 @@
 /** Commander's parse errors as PARAM_ERROR, with a hint that lists what would have been valid. */
 import type { Command, CommanderError } from 'commander';
 import { EngramError } from '../errors.js';
+import { invokedCommand } from './command-word.js';
 
 function commandNames(program: Command): string[] {
   return program.commands.map((c) => c.name());
@@ -10,7 +11,8 @@ function commandNames(program: Command): string[] {
 export function fromCommander(error: CommanderError, program: Command, argv: string[]): EngramError {
   const [first = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
   const message = first.charAt(0).toUpperCase() + first.slice(1);
-  const name = argv.find((a) => commandNames(program).includes(a));
+  // The command the line names (not a program flag's value that happens to be a command's name).
+  const name = invokedCommand(argv);
   const command = program.commands.find((c) => c.name() === name);
   let hint = rest.join(' ').trim();
   if (error.code === 'commander.unknownCommand') {

@@ -64,7 +64,12 @@ async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
   const invoked = invokedCommand(io.argv);
   // Commander would give a program option priority over a command's own option of the same name.
   if (ownFormatAt(io.argv) < 0) program.option('--format <format>', 'output format: text|json');
+  // A line that names a command and asks no help parses as if the others were not there: they are
+  // declared only for the program's help, an unknown command's error and `help` (some 40 commands).
+  const alone = COMMANDS.some((entry) => entry.name === invoked)
+    && !io.argv.some((arg) => arg === 'help' || arg === '--help' || arg === '-h');
   for (const entry of COMMANDS) {
+    if (alone && entry.name !== invoked) continue;
     const command = program.command(entry.name).description(entry.summary);
     if (entry.name === invoked) (await entry.load()).configure(command, run);
     command.exitOverride().configureOutput(program.configureOutput());
