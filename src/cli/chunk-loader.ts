@@ -43,8 +43,12 @@ type Wrapper = (exports: unknown, require: unknown, module: unknown, filename: s
 const PACK_NAME = /^[a-z]+(?:-[a-z]+)*$/;
 
 const chunks = new Map<string, Chunk>();
-/** Node's `require` from a folder of the bundle, one per folder (making one costs a path walk). */
-const requires = new Map<string, NodeJS.Require>();
+/**
+ * Per folder of the bundle: node's `require` from it (making one costs a path walk), and the paths
+ * of the chunks required from it (a command's chunks require each other some 200 times, and
+ * `path.resolve` took a millisecond of them).
+ */
+const folders = new Map<string, { nodeRequire: NodeJS.Require; paths: Map<string, string> }>();
 /** The pack asked for and not yet read. */
 let wantedPack: string | undefined;
 /** The wrappers of the packs read, by chunk path, with the time of the pack that holds them. */
@@ -173,13 +177,22 @@ export function loadChunk(file: string): unknown {
   const mod = { exports: {} as unknown, filename: file, loaded: false };
   chunks.set(file, { module: mod, script });
   const folder = dirname(file);
-  let nodeRequire = requires.get(folder);
-  if (nodeRequire === undefined) {
-    nodeRequire = createRequire(file);
-    requires.set(folder, nodeRequire);
+  let here = folders.get(folder);
+  if (here === undefined) {
+    here = { nodeRequire: createRequire(file), paths: new Map() };
+    folders.set(folder, here);
   }
+  const { nodeRequire, paths } = here;
+  const chunkPath = (id: string) => {
+    let path = paths.get(id);
+    if (path === undefined) {
+      path = resolve(folder, id);
+      paths.set(id, path);
+    }
+    return path;
+  };
   const require = Object.assign(
-    (id: string): unknown => (id.startsWith('.') && id.endsWith('.cjs') ? loadChunk(resolve(folder, id)) : nodeRequire(id)),
+    (id: string): unknown => (id.startsWith('.') && id.endsWith('.cjs') ? loadChunk(chunkPath(id)) : nodeRequire(id)),
     {
       resolve: nodeRequire.resolve,
       cache: nodeRequire.cache,
