@@ -119,3 +119,63 @@ test('ASCII text is cut by the fast expression into exactly the pieces of o200k\
   // Text with any other character takes o200k's pattern: the estimate is unchanged there too.
   assert.equal(estimateTokens('部署 deploy'), estimateTokens('部署') + estimateTokens(' deploy'));
 });
+
+/** The estimate as it read pieces before (each piece a string from `exec`), the reference for the faster reading. */
+function referenceEstimate(text: string): number {
+  const isLatinExtra = (cp: number) => (cp >= 0xc0 && cp <= 0x24f && cp !== 0xd7 && cp !== 0xf7)
+    || (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1e00 && cp <= 0x1eff);
+  const utf8 = (s: string) => [...s].reduce((n, ch) => {
+    const cp = ch.codePointAt(0) ?? 0;
+    return n + (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
+  }, 0);
+  const blanks = (piece: string) => {
+    let tokens = 0;
+    let previous = '';
+    let length = 0;
+    for (const ch of piece) {
+      if (ch === ' ' || ch === '\t' || ch === '\n') {
+        length = ch === previous ? length + 1 : 1;
+        if (length % 16 === 1) tokens++;
+      } else tokens += utf8(ch);
+      previous = ch;
+    }
+    return tokens;
+  };
+  const pieceTokens = (piece: string) => {
+    let [letters, accented, digits, marks] = [0, 0, 0, 0];
+    for (let i = 0; i < piece.length; i++) {
+      const c = piece.charCodeAt(i);
+      if (c >= 0x80) {
+        if (!isLatinExtra(c)) return /^\s+$/u.test(piece) ? blanks(piece) : utf8(piece);
+        accented++;
+        letters++;
+      } else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) letters++;
+      else if (c >= 0x30 && c <= 0x39) digits++;
+      else if (c !== 0x20 && (c < 0x09 || c > 0x0d)) marks++;
+    }
+    if (letters > 0) return Math.ceil(letters / 8) + accented;
+    if (digits > 0) return 1;
+    if (marks > 0) return Math.ceil(marks / 2);
+    return blanks(piece);
+  };
+  const ascii = !/[^\0-\x7f]/.test(text);
+  const pattern = ascii ? new RegExp(ASCII_PIECES.source, 'g') : new RegExp(o200kPieces().source, 'gu');
+  let tokens = 0;
+  for (const m of text.matchAll(pattern)) tokens += pieceTokens(m[0]);
+  return tokens;
+}
+
+test('the estimate read in place (a sticky expression, no piece copied) is the estimate read piece by piece', () => {
+  const random = seeded(0x18_e5);
+  const texts = [
+    '', ' ', '\n\n\n', '   \t\t\n \u00a0\u3000 ', 'naïve café', '部署 deploy', '🚀🚀 rocket', '\ud83d lone \udc00 halves',
+    '\r\n\r\n', 'x'.repeat(40), ' '.repeat(40), '\t'.repeat(20) + '\n'.repeat(20),
+  ];
+  for (let i = 0; i < 3000; i++) {
+    texts.push(random() < 0.5 ? mixedMemory(random) : randomAscii(random, 1 + Math.floor(random() * 80)));
+  }
+  for (const sample of Object.values(SCRIPT_SAMPLES)) texts.push(sample);
+  for (const text of texts) {
+    assert.equal(estimateTokens(text), referenceEstimate(text), JSON.stringify(text).slice(0, 120));
+  }
+});
