@@ -33,14 +33,27 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = Object.freeze({
   U: 'ՍꓴᑌԱ', V: 'ᏙꓦѴ', W: 'ԜᏔꓪ', X: 'ХΧꓫ', Y: 'ҮΥꓬ', Z: 'ΖᏃꓜ',
 });
 
-const MORE_CONFUSABLES: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries(
-    Object.entries(LOOK_ALIKES).flatMap(([latin, alikes]) =>
-      [...alikes].filter((c) => !(c in CONFUSABLES)).map((c) => [c, latin]),
-    ),
-  ),
-);
-const MORE_CONFUSABLE = new RegExp(`[${Object.keys(MORE_CONFUSABLES).join('')}]`, 'g');
+/** The look-alikes to fold and their expressions, made for the first text outside ASCII (none is in ASCII). */
+interface Folding {
+  more: Readonly<Record<string, string>>;
+  morePattern: RegExp;
+  common: RegExp;
+}
+
+let folding: Folding | undefined;
+
+function foldingTables(): Folding {
+  if (folding === undefined) {
+    const more = Object.freeze(Object.fromEntries(Object.entries(LOOK_ALIKES).flatMap(([latin, alikes]) =>
+      [...alikes].filter((c) => !(c in CONFUSABLES)).map((c) => [c, latin]))));
+    folding = {
+      more,
+      morePattern: new RegExp(`[${Object.keys(more).join('')}]`, 'g'),
+      common: new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'gu'),
+    };
+  }
+  return folding;
+}
 /** A word: letters, digits and the punctuation of tokens. */
 const WORD = unicodePattern('[\\p{L}\\p{N}_+/=.:@#-]+', 'gu');
 /** Scripts nobody writes a Latin-context word in: Cherokee, Lisu, small capitals and IPA, Coptic. */
@@ -56,7 +69,6 @@ function mixed(word: string): boolean {
   return cyrillic && /[\u0370-\u03FF\u0530-\u058F]/.test(word);
 }
 
-const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'gu');
 /** Format characters (zero-width space/joiners, bidi controls, BOM, soft hyphen) and variation selectors. */
 const INVISIBLE = unicodePattern('[\\p{Cf}\\u{FE00}-\\u{FE0F}\\u{E0100}-\\u{E01EF}]', 'gu');
 /** Combining marks, removed after decomposition. */
@@ -81,14 +93,15 @@ export function normalise(text: string): string {
   if (!NON_ASCII.test(text)) return text;
   const compatible = text.normalize('NFKC');
   let clean = compatible.replace(INVISIBLE(compatible), '');
+  const { more, morePattern, common } = foldingTables();
   // Which words are mixed is decided on the text as written: folding the common table first would
   // make every Russian or Greek word look mixed and fold it past recognition.
-  MORE_CONFUSABLE.lastIndex = 0;
-  if (MORE_CONFUSABLE.test(clean)) {
-    const fold = (word: string) => word.replace(MORE_CONFUSABLE, (c) => MORE_CONFUSABLES[c] ?? c);
+  morePattern.lastIndex = 0;
+  if (morePattern.test(clean)) {
+    const fold = (word: string) => word.replace(morePattern, (c) => more[c] ?? c);
     clean = clean.replace(WORD(clean), (word) => (mixed(word) ? fold(word) : word));
   }
-  return clean.replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c] ?? c);
+  return clean.replace(common, (c) => CONFUSABLES[c] ?? c);
 }
 
 /**
