@@ -131,6 +131,38 @@ export function tablesFit(rules: readonly PatternRule[], generated: PackedScreen
     });
 }
 
+/** True in the bundle, whose build checked its generated tables against its rules ({@link tablesFit}). */
+export function tablesCheckedAtBuild(): boolean {
+  return CHECKED_AT_BUILD;
+}
+
+/** The tables of generated data read without its rules, by data (see {@link meetsAnyRule}). */
+const dataTables = new Map<PackedScreenData, { always: Uint8Array; kinds: Partial<Record<PatternRule['kind'], Table>> }>();
+
+/**
+ * Whether `text`, read as a `kind` view, holds the literals of every requirement of at least one
+ * rule of `data`, all of whose rules are of that kind: false means that no rule of `data` can match
+ * the view. For a reader that has the generated tables but has not loaded the rules they were
+ * computed from (secret-precheck.ts), so it relies on their fit ({@link tablesCheckedAtBuild}).
+ * Undefined when screening is off.
+ *
+ * @example
+ * meetsAnyRule(SECRET_SCREEN_LITERALS, 'which port does staging use', 'token'); // false
+ */
+export function meetsAnyRule(data: PackedScreenData, text: string, kind: PatternRule['kind']): boolean | undefined {
+  if (screening === 'never') return undefined;
+  let tables = dataTables.get(data);
+  if (tables === undefined) {
+    tables = { always: Uint8Array.from(data.always), kinds: {} };
+    dataTables.set(data, tables);
+  }
+  const hit = Uint8Array.from(tables.always);
+  const upper = text.toUpperCase();
+  const literals = (tables.kinds[kind] ??= table(data[kind]));
+  scan({ text, upper, aligned: upper.length === text.length }, literals, hit);
+  return data.rules.some((rule) => rule.requirements.every((r) => hit[r] !== 0));
+}
+
 /** The tables for `rules`: the generated ones when they fit (see {@link tablesFit}), else computed now. */
 function build(rules: readonly PatternRule[], generated: PackedScreenData | undefined): Tables {
   const fits = generated !== undefined && tablesFit(rules, generated, CHECKED_AT_BUILD);

@@ -6,7 +6,7 @@
  * cascade and the item schemas, above all three.
  */
 import type { OperationContext } from '../context.js';
-import { redactSecrets } from '../policy/secret-spans.js';
+import { recordedText } from '../policy/secret-precheck.js';
 import { LIGHT_SCHEMAS } from '../items/light-schemas.js';
 import { parseInputLight } from '../items/parse-input.js';
 import { redactItem } from '../policy/redact.js';
@@ -99,6 +99,8 @@ export async function recall(
   // Items held back are looked for only when nothing injectable matched, not when min_score or
   // exclude_ids left all out.
   const held = found.hits.length === 0 ? await countNonInjectable(ctx, query, filter, at, plan) : { count: 0 };
+  // A read never fails on its query, but a secret in it is not recorded.
+  const recorded = await recordedText(query);
   await store.transaction(async () => {
     await store.items.touch(
       packed.injected.map((e) => e.id),
@@ -109,9 +111,8 @@ export async function recall(
       action: 'recall',
       actor: ctx.actor,
       at,
-      // A read never fails on its query, but a secret in it is not recorded.
       details: {
-        query: redactSecrets(query), mode, matched: packed.matched, injected: packed.injected.map((e) => e.id),
+        query: recorded, mode, matched: packed.matched, injected: packed.injected.map((e) => e.id),
       },
     });
   });
