@@ -48,8 +48,16 @@ const FRAME_LINE = /^\s*[[(<{]\s*[/\\]?\s*engram[\s_\-.]*(?:memory|catalog)/u;
 /** `--- ITEM`, `—- ITEM`, `– ITEM`: two dashes or more, or one long dash, then ITEM. */
 const ITEM_LINE = unicodePattern('^\\s*(?:(?:\\p{Pd}\\s*){2,}|[\\u2014\\u2015\\u2E3A\\u2E3B]\\s*)item\\b', 'u');
 
+/** A character {@link shownText} may change: any outside printable ASCII, tab and line feed. */
+const NOT_PLAIN = /[^\t\n\x20-\x7e]/;
+
 /** `text` with invisible and control characters removed (see the module comment). */
 export function visibleText(text: string): string {
+  return NOT_PLAIN.test(text) ? shownText(text) : text;
+}
+
+/** {@link visibleText} read in full (a text of printable ASCII, tabs and line feeds is its own). */
+export function shownText(text: string): string {
   const shown = text.replace(LINE_ENDS, '\n').replace(INVISIBLE, '');
   const lines = shown.replace(CONTROL(shown), (c) => (c === '\t' || c === '\n' ? c : ''));
   return lines.replace(JOINERS, (joiner, at: number, whole: string) => {
@@ -66,6 +74,19 @@ function skeleton(line: string): string {
   return line.normalize('NFKC').toLowerCase().replace(LOOK_ALIKE, (c) => LOOK_ALIKES[c] ?? c);
 }
 
+/**
+ * Whether `line` may be read as a line of the block ({@link looksLikeBlockLine}) or as the
+ * provenance line, before folding it: a line of printable ASCII and tabs can be one only when its
+ * first character that is not a space or tab opens a bracket, is a dash or an `s`, since NFKC, case
+ * and the look-alikes leave its characters as they are but for case, and every such line's pattern
+ * needs one of those first. A cheap test that spares most lines the folding.
+ */
+export function mayPassForBlockLine(line: string): boolean {
+  return MAYBE_BLOCK_LINE.test(line);
+}
+
+const MAYBE_BLOCK_LINE = /^[ \t]*[[(<{\-sS]|[^\t\x20-\x7e]/;
+
 /** True when `line` could be read as the block's opening, item header or closing line. */
 export function looksLikeBlockLine(line: string): boolean {
   const folded = skeleton(line);
@@ -77,7 +98,8 @@ const SOURCE_LINE = /^\s*source\s*:/u;
 
 /** One body line, escaped when it starts with a backslash or could pass for a block line. */
 function escapeLine(line: string, first: boolean): string {
-  const escape = line.startsWith('\\') || looksLikeBlockLine(line) || (first && SOURCE_LINE.test(skeleton(line)));
+  const escape = line.startsWith('\\')
+    || (mayPassForBlockLine(line) && (looksLikeBlockLine(line) || (first && SOURCE_LINE.test(skeleton(line)))));
   return escape ? `\\${line}` : line;
 }
 
