@@ -16,8 +16,10 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, transformSync } from 'esbuild';
+import { fastLinesSpec } from '../src/cli/commander-line.js';
 import { PATTERN_RULES } from '../src/policy/rules.js';
 import { SECRET_PATTERN_RULES } from '../src/policy/secret-check.js';
 import { SCREEN_LITERALS } from '../src/policy/screen-literals.generated.js';
@@ -156,6 +158,11 @@ for (const [rules, tables, name] of [
   if (!tablesFit(rules, tables)) throw new Error(`src/policy/${name}.generated.ts does not fit the rules: run npm run generate:policy`);
 }
 
+// The hot commands' declarations, read from commander here, so that the bundle reads their plain
+// lines without loading it (src/cli/fast-line.ts).
+const sink = new PassThrough();
+const fastLines = await fastLinesSpec({ argv: [], env: {}, cwd: root('.'), stdin: undefined as never, stdout: sink, stderr: sink });
+
 const out = root('dist/bundle');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -177,7 +184,7 @@ const cli = await build({
   metafile: true,
   write: false,
   plugins: [englishZod, lazyChildProcess],
-  define: { ENGRAM_SCREEN_TABLES_CHECKED: 'true' },
+  define: { ENGRAM_SCREEN_TABLES_CHECKED: 'true', ENGRAM_FAST_LINES: JSON.stringify(JSON.stringify(fastLines)) },
   legalComments: 'linked',
   logLevel: 'warning',
 });

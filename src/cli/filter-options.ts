@@ -24,20 +24,20 @@ export interface FilterFlags {
 /** Adds the filter flags to `command`. */
 export function addFilterOptions(command: Command): Command {
   return command
-    .addOption(enumOption('--layer <layer>', 'layer', LAYERS))
-    .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
-    .addOption(enumOption('--tier <tier>', 'tier', TIER_VALUES))
+    .addOption(enumOption(command, '--layer <layer>', 'layer', LAYERS))
+    .addOption(enumOption(command, '--type <type>', 'item type', ITEM_TYPES))
+    .addOption(enumOption(command, '--tier <tier>', 'tier', TIER_VALUES))
     .option('--task <id>', 'task id')
     .option('--step <id>', 'step id')
     .option('--key <key>', 'exact key')
     .option('--key-prefix <prefix>', 'key starts with')
-    .addOption(listOption('--tags <tags>', 'all of these tags'))
+    .addOption(listOption(command, '--tags <tags>', 'all of these tags'))
     .option('--scope <scope>', 'scope')
     .option('--archived', 'only archived items')
     .option('--include-archived', 'archived and active items')
     .option('--quarantined', 'only items held by the write policy')
-    .addOption(timeOption('--since <when>', 'updated at or after', 'past'))
-    .addOption(timeOption('--until <when>', 'updated before', 'past'));
+    .addOption(timeOption(command, '--since <when>', 'updated at or after', 'past'))
+    .addOption(timeOption(command, '--until <when>', 'updated before', 'past'));
 }
 
 /** The library filter for the given flags. */

@@ -40,20 +40,20 @@ const LOOP_BUDGET = 2200;
 export function addLoopOptions(command: Command, { replay }: { replay: boolean }): Command {
   command
     .option('--llm <cmd>', 'the model: a shell command ("claude -p", "ollama run llama3"), openai:MODEL[@BASE_URL] or ollama:MODEL[@URL]')
-    .addOption(enumOption('--llm-mode <mode>', 'how a shell command gets the prompt: on stdin, or as a file path argument (default stdin)', ['stdin', 'file']))
-    .addOption(enumOption('--protocol <protocol>', 'what the model\'s reply holds besides the answer (default json)', ['json', 'regex', 'passive']))
+    .addOption(enumOption(command, '--llm-mode <mode>', 'how a shell command gets the prompt: on stdin, or as a file path argument (default stdin)', ['stdin', 'file']))
+    .addOption(enumOption(command, '--protocol <protocol>', 'what the model\'s reply holds besides the answer (default json)', ['json', 'regex', 'passive']))
     .option('--system-prompt <text-or-file>', 'added after the protocol\'s system text: the text, or the content of the file it names')
-    .addOption(intOption('--max-calls <n>', 'most model calls (default 3)', 1))
-    .addOption(numberOption('--threshold <x>', 'answer similarity that counts as a stable step (default 0.92)', 0, 1))
-    .addOption(numberOption('--query-threshold <x>', 'similarity at which a proposed query repeats one already run (default 0.90)', 0, 1))
-    .addOption(intOption('--stable-steps <n>', 'stable steps in a row that end the loop (fixed_point, default 2)', 1))
+    .addOption(intOption(command, '--max-calls <n>', 'most model calls (default 3)', 1))
+    .addOption(numberOption(command, '--threshold <x>', 'answer similarity that counts as a stable step (default 0.92)', 0, 1))
+    .addOption(numberOption(command, '--query-threshold <x>', 'similarity at which a proposed query repeats one already run (default 0.90)', 0, 1))
+    .addOption(intOption(command, '--stable-steps <n>', 'stable steps in a row that end the loop (fixed_point, default 2)', 1))
     .option('--no-stop-on-no-new', 'go on when a follow-up recall brings no new item')
-    .addOption(intOption('--budget <tokens>', `token budget of each recall's block (default ${LOOP_BUDGET}, ENGRAM_BUDGET)`, 1))
+    .addOption(intOption(command, '--budget <tokens>', `token budget of each recall's block (default ${LOOP_BUDGET}, ENGRAM_BUDGET)`, 1))
     .option('--scope <scope>', 'recall only items of this scope')
     .option('--trace', 'the JSONL trace on stderr (status lines are then left out)')
     .option('--trace-file <path>', 'write the JSONL trace to this file (replay it with --replay)')
     .option('--strict', 'exit 1 when --max-calls ends the loop, and fail on a reply that does not follow the protocol')
-    .addOption(numberOption('--timeout <seconds>', 'per model call (default 300)', 0.001, 86_400));
+    .addOption(numberOption(command, '--timeout <seconds>', 'per model call (default 300)', 0.001, 86_400));
   if (replay) command.option('--replay <file>', 'replay a trace: the recorded answer, with no model call and no store');
   return command;
 }

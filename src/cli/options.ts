@@ -1,18 +1,28 @@
 /**
  * Option parsers shared by the commands. Each throws PARAM_ERROR naming the flag, with the valid
  * values as the hint, so a wrong flag value never reaches the store.
+ *
+ * Options are made by the command they are for (`command.createOption`), so that this module does
+ * not load commander: the fast reading of a hot command's line (fast-line.ts) declares the command
+ * on a stand-in and parses its line itself. Each option also carries what its value is
+ * ({@link ValueKind}), which the build reads into the fast reading's table; the values are checked
+ * by the same functions (option-values.ts) either way.
  */
-import { Option } from 'commander';
-import { EngramError } from '../errors.js';
-import { splitCommaList } from '../util/terms.js';
-import { parseTime } from '../util/time.js';
-import { SECRECY_TIERS, TIER_ALIASES, TIERS } from '../types.js';
+import type { Command, Option } from 'commander';
+import { checkedValue, SECRECY_TIERS, type ValueKind } from './option-values.js';
 
-function paramError(flag: string, value: string, hint: string): never {
-  throw new EngramError('PARAM_ERROR', `Invalid value '${value}' for ${flag}`, {
-    hint,
-    details: { flag, value },
-  });
+export type { ValueKind } from './option-values.js';
+
+/** The property of an option that says what its value is (read by fast-line.ts). */
+export const VALUE_KIND = 'engramValue';
+
+/** An option of `command` whose value `kind` checks (and converts). */
+function valueOption(command: Command, flags: string, description: string, kind: ValueKind): Option {
+  const option = command.createOption(flags, description);
+  const flag = option.long ?? flags;
+  option.argParser((value: string, previous: unknown) => checkedValue(kind, flag, value, previous));
+  Object.defineProperty(option, VALUE_KIND, { value: kind });
+  return option;
 }
 
 /**
@@ -20,93 +30,46 @@ function paramError(flag: string, value: string, hint: string): never {
  * flag) adds that sentence to the hint.
  */
 export function enumOption(
+  command: Command,
   flags: string,
   description: string,
   values: readonly string[],
   elsewhere: Readonly<Record<string, string>> = {},
 ): Option {
-  const option = new Option(flags, `${description} (${values.join('|')})`);
-  return option.argParser((value: string) => {
-    if (values.includes(value)) return value;
-    const pointer = Object.hasOwn(elsewhere, value) ? `. ${elsewhere[value]}` : '';
-    return paramError(option.long ?? flags, value, `Valid values: ${values.join(', ')}${pointer}`);
-  });
+  return valueOption(command, flags, `${description} (${values.join('|')})`, { kind: 'enum', values, elsewhere });
 }
 
 /** `--flag <n>`: a whole number >= `min`. */
-export function intOption(flags: string, description: string, min = 0): Option {
-  const option = new Option(flags, description);
-  return option.argParser((value: string) => {
-    const n = Number(value);
-    return Number.isInteger(n) && n >= min && value.trim() !== ''
-      ? n
-      : paramError(option.long ?? flags, value, `Expected a whole number >= ${min}`);
-  });
+export function intOption(command: Command, flags: string, description: string, min = 0): Option {
+  return valueOption(command, flags, description, { kind: 'int', min });
 }
 
 /** `--flag <x>`: a number within [min, max]. */
-export function numberOption(flags: string, description: string, min: number, max: number): Option {
-  const option = new Option(flags, description);
-  return option.argParser((value: string) => {
-    const n = Number(value);
-    return Number.isFinite(n) && n >= min && n <= max && value.trim() !== ''
-      ? n
-      : paramError(option.long ?? flags, value, `Expected a number from ${min} to ${max}`);
-  });
+export function numberOption(command: Command, flags: string, description: string, min: number, max: number): Option {
+  return valueOption(command, flags, description, { kind: 'number', min, max });
 }
 
 /** Repeatable, comma-separated list flag: `--tags a,b --tags c` → [a, b, c]. */
-export function listOption(flags: string, description: string): Option {
-  return new Option(flags, `${description} (comma-separated, repeatable)`).argParser(
-    (value: string, previous: string[] | undefined) => [
-      ...(previous ?? []),
-      ...splitCommaList([value]),
-    ],
-  );
+export function listOption(command: Command, flags: string, description: string): Option {
+  return valueOption(command, flags, `${description} (comma-separated, repeatable)`, { kind: 'list' });
 }
 
 /** A date (`2026-11-01`, ISO-8601) or a duration (`24h`, `7d`) relative to now. */
-export function timeOption(
-  flags: string,
-  description: string,
-  direction: 'past' | 'future',
-): Option {
-  const option = new Option(flags, `${description} (ISO date or duration like 7d, 24h)`);
-  return option.argParser(
-    (value: string) =>
-      parseTime(value, new Date(), direction)
-      ?? paramError(
-        option.long ?? flags,
-        value,
-        'Use an ISO-8601 date (2026-11-01) or a duration (90m, 24h, 7d, 2w)',
-      ),
-  );
+export function timeOption(command: Command, flags: string, description: string, direction: 'past' | 'future'): Option {
+  return valueOption(command, flags, `${description} (ISO date or duration like 7d, 24h)`, { kind: 'time', direction });
 }
 
 /** `--provenance '{"source_kind":"doc"}'`: a JSON object. */
-export function jsonObjectOption(flags: string, description: string): Option {
-  const option = new Option(flags, description);
-  return option.argParser((value: string) => {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed;
-    } catch {
-      // fall through to the error below
-    }
-    return paramError(
-      option.long ?? flags,
-      value,
-      'Expected a JSON object, e.g. \'{"source_kind":"doc"}\'',
-    );
-  });
+export function jsonObjectOption(command: Command, flags: string, description: string): Option {
+  return valueOption(command, flags, description, { kind: 'json-object' });
 }
 
-/** Values `--tier` accepts: the tiers and mem-context's aliases (the library maps them). */
-export const TIER_VALUES: readonly string[] = [...TIERS, ...Object.keys(TIER_ALIASES)];
+export { TIER_VALUES } from './option-values.js';
 
 /** `--secrecy S0|S2|S3`: output redaction tier (KOAS); ENGRAM_SECRECY gives the default. */
-export function secrecyOption(): Option {
+export function secrecyOption(command: Command): Option {
   return enumOption(
+    command,
     '--secrecy <tier>',
     'redact output: S0 paths, e-mails, IPs, hosts, hashes; S2 IPs, hosts, hashes; S3 nothing (default, ENGRAM_SECRECY)',
     SECRECY_TIERS,

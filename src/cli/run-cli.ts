@@ -4,15 +4,14 @@
  * maps every failure to the error contract.
  */
 
-import { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 import { createSettings, type Environment } from '../config/settings.js';
 import { toEngramError } from '../errors.js';
-import { VERSION } from '../version.js';
-import { fromCommander } from './commander-error.js';
 import { COMMANDS } from './commands/index.js';
 import { inCliTerms } from './error-terms.js';
 import { type CliContext, type CommandOutput, commandContext } from './context.js';
-import { commanderArgv, type GlobalFlags, invokedCommand, ownFormatAt, pickFormat } from './global-flags.js';
+import { type FastLine, type FastSpec, readFastLine, runFastLine } from './fast-line.js';
+import { type GlobalFlags, invokedCommand, pickFormat } from './global-flags.js';
 import { createStoreOpener } from './open-store.js';
 import { createOutput, type Output, type OutputStream } from './output.js';
 import type { Runner } from './runner.js';
@@ -28,53 +27,18 @@ export interface CliIo {
   exit?: (code: number) => void;
 }
 
-async function buildProgram(run: Runner, io: CliIo): Promise<Command> {
-  const program = new Command('engram')
-    .description('Persistent, governed, searchable memory for LLM agents, in one SQLite file.')
-    .version(VERSION, '-V, --version', 'print the version')
-    .option(
-      '--db <path>',
-      'database file (default: nearest .engram/memory.db, else ~/.engram/memory.db)',
-    )
-    .option('--json', 'JSON output (default when stdout is not a terminal)')
-    .option('-q, --quiet', 'no warnings or progress on stderr')
-    .option('-v, --verbose', 'show error causes and stack traces')
-    .option('--session <id>', 'actor recorded on writes (or ENGRAM_SESSION)')
-    .option(
-      '--embedder <spec>',
-      'vectors for semantic search: model2vec:PATH, ollama:MODEL[@URL] or openai:MODEL[@BASE_URL] (or ENGRAM_EMBEDDER)',
-    )
-    .option(
-      '--tokenizer <name>',
-      'what recall budgets count: chars (built-in estimate, default), o200k or cl100k (or ENGRAM_TOKENIZER)',
-    )
-    .exitOverride()
-    .showSuggestionAfterError(true)
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      getOutHelpWidth: () => (io.stdout as { columns?: number }).columns ?? 80,
-      getErrHelpWidth: () => (io.stderr as { columns?: number }).columns ?? 80,
-      outputError: () => {},
-    })
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ engram init\n  $ engram put --type decision --tags auth --content "We chose JWT for stateless auth"\n  $ engram list --tags auth\n  $ engram <command> --help',
-    );
-  const invoked = invokedCommand(io.argv);
-  // Commander would give a program option priority over a command's own option of the same name.
-  if (ownFormatAt(io.argv) < 0) program.option('--format <format>', 'output format: text|json');
-  // A line that names a command and asks no help parses as if the others were not there: they are
-  // declared only for the program's help, an unknown command's error and `help` (some 40 commands).
-  const alone = COMMANDS.some((entry) => entry.name === invoked)
-    && !io.argv.some((arg) => arg === 'help' || arg === '--help' || arg === '-h');
-  for (const entry of COMMANDS) {
-    if (alone && entry.name !== invoked) continue;
-    const command = program.command(entry.name).description(entry.summary);
-    if (entry.name === invoked) (await entry.load()).configure(command, run);
-    command.exitOverride().configureOutput(program.configureOutput());
-  }
-  return program;
+/**
+ * The table of the hot commands' declarations, put in the bundle by its build (fast-line.ts);
+ * undefined in the modules, which read every line with commander.
+ */
+declare const ENGRAM_FAST_LINES: string | undefined;
+let fastSpec: FastSpec | undefined;
+
+/** `argv` read without commander, when it is a hot command's plain line (fast-line.ts). */
+function fastLine(argv: readonly string[]): FastLine | undefined {
+  if (typeof ENGRAM_FAST_LINES !== 'string') return undefined;
+  fastSpec ??= JSON.parse(ENGRAM_FAST_LINES) as FastSpec;
+  return readFastLine(argv, fastSpec);
 }
 
 /** Runs the CLI once and returns the process exit code. */
@@ -115,19 +79,17 @@ export async function runCli(io: CliIo): Promise<number> {
         if (result.kind !== 'lines') exitCode = result.exitCode ?? 0;
       };
 
-  const program = await buildProgram(run, io);
   try {
     if (picked.problem && !hook) throw picked.problem;
-    await program.parseAsync(commanderArgv(io.argv), { from: 'user' });
-    return exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-      if (hook) return 0;
-      if (error.code === 'commander.help') return error.exitCode;
-      output.error(fromCommander(error, program, io.argv), verbose);
-      return 2;
+    const line = fastLine(io.argv);
+    const entry = line === undefined ? undefined : COMMANDS.find((e) => e.name === line.name);
+    if (line !== undefined && entry !== undefined) {
+      await runFastLine(line, (await entry.load()).configure, run);
+      return exitCode;
     }
+    const { parseWithCommander } = await import('./commander-line.js');
+    return (await parseWithCommander(io, run, output, { verbose, hook })) ?? exitCode;
+  } catch (error) {
     const failure = inCliTerms(toEngramError(error));
     output.error(failure, verbose);
     return hook ? 0 : failure.exitCode;

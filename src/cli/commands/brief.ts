@@ -16,9 +16,9 @@ interface BriefFlags {
 
 export function configure(command: Command, run: Runner): void {
   command
-    .addOption(intOption('--budget <tokens>', 'token budget (default 600)', 1))
+    .addOption(intOption(command, '--budget <tokens>', 'token budget (default 600)', 1))
     .option('--scope <scope>', 'scope')
-    .addOption(secrecyOption())
+    .addOption(secrecyOption(command))
     .addHelpText('after', exampleText('engram brief', 'engram brief --budget 300 | llm "What should I know about this project?"'))
     .action(run(async (ctx: CliContext, flags: BriefFlags): Promise<CommandOutput> => {
       const engram = await ctx.open();

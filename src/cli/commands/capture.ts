@@ -20,7 +20,7 @@ interface CaptureFlags {
 export function configure(command: Command, run: Runner): void {
   command
     .argument('<file>', 'the session transcript (JSONL; an `opencode export` JSON document)')
-    .addOption(enumOption('--format <format>', 'the client that wrote it (default auto: told from its first lines)', [...TRANSCRIPT_FORMATS, 'auto']))
+    .addOption(enumOption(command, '--format <format>', 'the client that wrote it (default auto: told from its first lines)', [...TRANSCRIPT_FORMATS, 'auto']))
     .option('--scope <scope>', 'scope of the session\'s items (default project)')
     .option('--no-auto', 'no automatic consolidation after this capture (or ENGRAM_AUTO_CONSOLIDATE=off)')
     .addHelpText(

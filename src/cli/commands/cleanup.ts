@@ -16,7 +16,7 @@ interface CleanupFlags {
 export function configure(command: Command, run: Runner): void {
   command
     .option('--apply', 'carry the plan out (default: only show it)')
-    .addOption(intOption('--purge <days>', 'also delete archived items unchanged for more than this many days'))
+    .addOption(intOption(command, '--purge <days>', 'also delete archived items unchanged for more than this many days'))
     .option('--scope <scope>', 'only items of this scope')
     .addHelpText('after', exampleText('engram cleanup', 'engram cleanup --purge 90 --apply'))
     .action(

@@ -21,8 +21,8 @@ export function configure(command: Command, run: Runner): void {
     .option('--dry-run', 'print the plan; write nothing')
     .option('--scope <scope>', 'only items of this scope')
     .option('--candidates', 'host-model consolidation: a batch of groups to extract and merge, each with a prompt (JSON)')
-    .addOption(intOption('--limit <n>', 'with --candidates: groups per batch (default 10; 0: only the counts)'))
-    .addOption(intOption('--offset <n>', 'with --candidates: groups to pass over first (default 0)'))
+    .addOption(intOption(command, '--limit <n>', 'with --candidates: groups per batch (default 10; 0: only the counts)'))
+    .addOption(intOption(command, '--offset <n>', 'with --candidates: groups to pass over first (default 0)'))
     .addHelpText('after', exampleText(
       'engram consolidate --dry-run',
       'engram consolidate --scope project',

@@ -153,7 +153,7 @@ async function act(ctx: CliContext, action: Action, flags: DaemonFlags): Promise
 export function configure(command: Command, runner: Runner): void {
   command
     .argument('<action>', `${ACTIONS.join(' | ')}`)
-    .addOption(intOption('--idle <minutes>', `end after this many minutes without a command (default ${DEFAULT_IDLE_MINUTES}, at most ${MAX_IDLE_MINUTES})`, 1))
+    .addOption(intOption(command, '--idle <minutes>', `end after this many minutes without a command (default ${DEFAULT_IDLE_MINUTES}, at most ${MAX_IDLE_MINUTES})`, 1))
     .option('--all', 'stop: the daemons of other builds of engram too (left from before an upgrade)')
     .addHelpText('after', exampleText(
       'engram daemon start',

@@ -8,7 +8,7 @@ import type { Runner } from '../runner.js';
 export function configure(command: Command, run: Runner): void {
   command
     .option('--with-history', 'include every revision of each item')
-    .addOption(secrecyOption())
+    .addOption(secrecyOption(command))
     .addHelpText(
       'after',
       exampleText(

@@ -18,7 +18,7 @@ export function configure(command: Command, run: Runner): void {
   command
     .argument('[id]', 'item id (same as --id)')
     .option('--id <id>', 'item id')
-    .addOption(enumOption('--layer <layer>', 'layer of the logical key', LAYERS))
+    .addOption(enumOption(command, '--layer <layer>', 'layer of the logical key', LAYERS))
     .option('--key <key>', 'logical key')
     .option('--task <id>', 'task id')
     .option('--step <id>', 'step id')

@@ -73,20 +73,20 @@ export async function runIngest(ctx: CliContext, sources: string[], flags: Inges
 export function configure(command: Command, run: Runner): void {
   command
     .argument('<sources...>', 'files, directories, glob patterns, or - for stdin')
-    .addOption(intOption('--chunk-tokens <n>', 'chunk budget in tokens (characters/4), capped by the 2,000-character policy limit (default 1800)', 1))
-    .addOption(listOption('--tags <tags>', 'tags for every chunk'))
-    .addOption(enumOption('--format <format>', 'auto infers title, type and tags from path and content', ['text', 'auto']))
+    .addOption(intOption(command, '--chunk-tokens <n>', 'chunk budget in tokens (characters/4), capped by the 2,000-character policy limit (default 1800)', 1))
+    .addOption(listOption(command, '--tags <tags>', 'tags for every chunk'))
+    .addOption(enumOption(command, '--format <format>', 'auto infers title, type and tags from path and content', ['text', 'auto']))
     .option('--injectable', 'let recall inject the chunks (default: not, until consolidated or verified)')
     .option('--scope <scope>', 'scope of the chunks (default project)')
     .option('--corpus <id>', 'corpus id: separates collections of documents')
-    .addOption(enumOption('--tier <tier>', 'tier of the chunks (default stm)', TIER_VALUES))
-    .addOption(listOption('--include <globs>', 'only files matching these globs (relative to each directory)'))
-    .addOption(listOption('--exclude <globs>', 'skip files matching these globs'))
+    .addOption(enumOption(command, '--tier <tier>', 'tier of the chunks (default stm)', TIER_VALUES))
+    .addOption(listOption(command, '--include <globs>', 'only files matching these globs (relative to each directory)'))
+    .addOption(listOption(command, '--exclude <globs>', 'skip files matching these globs'))
     .option('--dry-run', 'read, extract, chunk and check everything; write nothing')
     .option('--follow-symlinks', 'follow symlinks whose target is outside the directory ingested (default: skipped and reported)')
     .option('--no-prune', 'keep the chunks of files gone from a re-ingested directory (default: archive them)')
     .option('--no-auto', 'no automatic consolidation after this ingest (or ENGRAM_AUTO_CONSOLIDATE=off)')
-    .addOption(intOption('--workers <n>', 'threads judging chunks by the policy (default: the idle cores, for 512 KB or more; 0: none)'))
+    .addOption(intOption(command, '--workers <n>', 'threads judging chunks by the policy (default: the idle cores, for 512 KB or more; 0: none)'))
     .addHelpText(
       'after',
       exampleText(

@@ -29,7 +29,7 @@ export function configure(command: Command, run: Runner): void {
   command
     .argument('[dir]', 'project directory (default: the --db or ENGRAM_DB file, else the current directory)')
     .addOption(
-      enumOption(
+      enumOption(command,
         '--fts-tokenizer <preset>',
         'full-text tokenizer of a new store (default: en, English stemming; fr when the locale is French; ENGRAM_FTS_TOKENIZER)',
         FTS_TOKENIZER_NAMES,

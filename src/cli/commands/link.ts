@@ -25,7 +25,7 @@ export function configure(command: Command, run: Runner): void {
   command
     .argument('<src>', 'source item id')
     .argument('<dst>', 'destination item id')
-    .addOption(enumOption('--type <type>', 'link type', LINK_TYPES).makeOptionMandatory())
+    .addOption(enumOption(command, '--type <type>', 'link type', LINK_TYPES).makeOptionMandatory())
     .addHelpText(
       'after',
       exampleText('engram link MEM-new000000001 MEM-old000000001 --type supersedes'),

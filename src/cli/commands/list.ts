@@ -13,9 +13,9 @@ interface ListFlags extends FilterFlags {
 
 export function configure(command: Command, run: Runner): void {
   addFilterOptions(command)
-    .addOption(enumOption('--sort <field>', 'sort by', ['updated', 'created']))
-    .addOption(intOption('--limit <n>', 'at most n items (default 50)', 1))
-    .addOption(intOption('--offset <n>', 'skip n items'))
+    .addOption(enumOption(command, '--sort <field>', 'sort by', ['updated', 'created']))
+    .addOption(intOption(command, '--limit <n>', 'at most n items (default 50)', 1))
+    .addOption(intOption(command, '--offset <n>', 'skip n items'))
     .addHelpText(
       'after',
       exampleText('engram list --layer run --task T123 --since 7d', 'engram list --tags auth,decision --limit 10'),

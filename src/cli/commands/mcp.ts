@@ -27,7 +27,7 @@ export function configure(command: Command, run: Runner): void {
   command
     .command('config')
     .description('Print the configuration snippet that registers engram with an MCP client (stdout only)')
-    .addOption(enumOption('--client <name>', 'the MCP client', MCP_CLIENTS).makeOptionMandatory())
+    .addOption(enumOption(command, '--client <name>', 'the MCP client', MCP_CLIENTS).makeOptionMandatory())
     .addHelpText(
       'after',
       exampleText('engram mcp config --client claude-code', 'engram --db ~/notes/memory.db mcp config --client codex'),

@@ -20,7 +20,7 @@ export function configure(command: Command, run: Runner): void {
     .command('check')
     .description('Dry-run the write policy on a text: accept, quarantine (exit 0) or POLICY_REJECTED (exit 1)')
     .argument('[file]', 'file to check, or \'-\' for stdin (the default)', '-')
-    .addOption(enumOption('--type <type>', 'item type the text would be stored as (pointer skips the size rule)', ITEM_TYPES))
+    .addOption(enumOption(command, '--type <type>', 'item type the text would be stored as (pointer skips the size rule)', ITEM_TYPES))
     .option('--proposal', 'check as an agent proposal, which needs provenance')
     .option('--whole-file', 'skip the size rule (ingest would chunk the file)')
     .addHelpText(

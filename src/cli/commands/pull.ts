@@ -22,9 +22,9 @@ interface PullFlags {
 
 export function configure(command: Command, run: Runner): void {
   command
-    .addOption(listOption('--tags <tags>', 'tags added to every item'))
+    .addOption(listOption(command, '--tags <tags>', 'tags added to every item'))
     .option('--title <title>', 'title of a proposal that has none')
-    .addOption(enumOption('--type <type>', 'type of a proposal that has none (default note)', ITEM_TYPES))
+    .addOption(enumOption(command, '--type <type>', 'type of a proposal that has none (default note)', ITEM_TYPES))
     .option('--scope <scope>', 'scope of a proposal that has none')
     .option('--no-auto', 'no automatic consolidation after these writes (or ENGRAM_AUTO_CONSOLIDATE=off)')
     .addHelpText(

@@ -34,32 +34,32 @@ const SEARCH_MODE_POINTER = '--mode is the output form; the retrieval mode (lexi
 export function configure(command: Command, run: Runner): void {
   command
     .argument('<query>', 'what the prompt is about')
-    .addOption(intOption('--budget <tokens>', 'token budget, counted by --tokenizer (default 1500, ENGRAM_BUDGET)', 1))
-    .addOption(enumOption(
+    .addOption(intOption(command, '--budget <tokens>', 'token budget, counted by --tokenizer (default 1500, ENGRAM_BUDGET)', 1))
+    .addOption(enumOption(command,
       '--mode <mode>',
       'output form: block, list of candidates, or block plus what did not fit (how matches are found is --search-mode)',
       ['inject', 'catalog', 'hybrid'],
       { lexical: SEARCH_MODE_POINTER, semantic: SEARCH_MODE_POINTER },
     ))
-    .addOption(enumOption(
+    .addOption(enumOption(command,
       '--search-mode <mode>',
       'how matches are found: lexical, semantic (needs vectors) or hybrid; default hybrid when vectors match the embedder',
       RETRIEVAL_MODES,
     ))
     .option('--no-header', 'omit the opening and closing lines of the block')
-    .addOption(enumOption('--tier <tier>', 'tier', TIER_VALUES))
-    .addOption(enumOption('--type <type>', 'item type', ITEM_TYPES))
+    .addOption(enumOption(command, '--tier <tier>', 'tier', TIER_VALUES))
+    .addOption(enumOption(command, '--type <type>', 'item type', ITEM_TYPES))
     .option('--scope <scope>', 'scope');
   if (command.name() === 'push') {
     // As in memctl and RAGIX, push's --tags tags what --source ingests; filtering is --filter-tags.
     command
       .option('--source <paths...>', 'first ingest these files, directories or globs (injectable, --format auto)')
-      .addOption(listOption('--tags <tags>', 'tags for every chunk --source ingests (without --source: filter, as before; prefer --filter-tags)'))
-      .addOption(listOption('--filter-tags <tags>', 'recall only items with all of these tags'));
+      .addOption(listOption(command, '--tags <tags>', 'tags for every chunk --source ingests (without --source: filter, as before; prefer --filter-tags)'))
+      .addOption(listOption(command, '--filter-tags <tags>', 'recall only items with all of these tags'));
   } else {
-    command.addOption(listOption('--tags <tags>', 'all of these tags'));
+    command.addOption(listOption(command, '--tags <tags>', 'all of these tags'));
   }
-  command.addOption(secrecyOption());
+  command.addOption(secrecyOption(command));
   command
     .addHelpText(
       'after',

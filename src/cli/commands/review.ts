@@ -6,8 +6,8 @@ import type { Runner } from '../runner.js';
 
 export function configure(command: Command, run: Runner): void {
   command
-    .addOption(intOption('--within <hours>', 'list items expiring within this many hours (default 24)', 1))
-    .addOption(intOption('-n, --limit <n>', 'at most n items per section (default 50)', 1))
+    .addOption(intOption(command, '--within <hours>', 'list items expiring within this many hours (default 24)', 1))
+    .addOption(intOption(command, '-n, --limit <n>', 'at most n items per section (default 50)', 1))
     .addHelpText('after', exampleText('engram review', 'engram review --within 72 --json'))
     .action(
       run(async (ctx: CliContext, flags: { within?: number; limit?: number }): Promise<CommandOutput> => {

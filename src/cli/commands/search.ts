@@ -23,12 +23,12 @@ interface SearchFlags extends FilterFlags {
 
 export function configure(command: Command, run: Runner): void {
   addFilterOptions(command.argument('<query>', 'words to look for (any text is safe)'))
-    .addOption(intOption('-k, --k <n>', 'at most n results (default 10)', 1))
-    .addOption(enumOption('--sort <order>', 'order of the hits (default relevance)', SORTS))
+    .addOption(intOption(command, '-k, --k <n>', 'at most n results (default 10)', 1))
+    .addOption(enumOption(command, '--sort <order>', 'order of the hits (default relevance)', SORTS))
     .option('--injectable', 'only items that recall may paste into prompts')
     .option('--include-quarantined', 'also items held by the write policy (flagged [QUARANTINED])')
-    .addOption(secrecyOption())
-    .addOption(enumOption(
+    .addOption(secrecyOption(command))
+    .addOption(enumOption(command,
       '--mode <mode>',
       'lexical (words), semantic (meaning, needs vectors) or hybrid (both fused); default hybrid when vectors match the embedder',
       RETRIEVAL_MODES,

@@ -47,22 +47,22 @@ export function configure(command: Command, run: Runner): void {
       '--tools <list>',
       'tools listed: default (recall, search, propose, read, update, forget), all, or a comma list of names (ENGRAM_MCP_TOOLS)',
     )
-    .addOption(enumOption(
+    .addOption(enumOption(command,
       '--compat <server>',
       'also serve that server\'s tool names and parameters over engram: mem-context (remember, recall, get, update, forget, status, review, consolidation_candidates)',
       COMPAT_NAMES,
     ))
-    .addOption(intOption('--port <n>', `HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)`, 0))
+    .addOption(intOption(command, '--port <n>', `HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)`, 0))
     .option('--host <address>', 'HTTP bind address; anything but loopback needs --token', '127.0.0.1')
     .option('--token <secret>', 'bearer token every HTTP request must carry (or ENGRAM_HTTP_TOKEN)')
-    .addOption(enumOption('--fts-tokenizer <preset>', 'search tokenizer of a store created now', FTS_TOKENIZER_NAMES))
-    .addOption(enumOption('--secrecy <tier>', 'redact tool output: S0, S2 or S3 (default, ENGRAM_SECRECY)', SECRECY_TIERS))
-    .addOption(intOption('--inject-budget <tokens>', 'default memory_recall budget (default 1500, ENGRAM_BUDGET)', 1))
+    .addOption(enumOption(command, '--fts-tokenizer <preset>', 'search tokenizer of a store created now', FTS_TOKENIZER_NAMES))
+    .addOption(enumOption(command, '--secrecy <tier>', 'redact tool output: S0, S2 or S3 (default, ENGRAM_SECRECY)', SECRECY_TIERS))
+    .addOption(intOption(command, '--inject-budget <tokens>', 'default memory_recall budget (default 1500, ENGRAM_BUDGET)', 1))
     .option('--rate-limit', 'limit calls per client (all its sessions): 60/min, burst 1.5x, 10 proposals per turn (default)')
     .option('--no-rate-limit', 'no rate limiting (the HTTP session limits below still apply)')
-    .addOption(intOption('--max-client-sessions <n>', 'HTTP sessions one client (token or address) may hold open (default 32)', 1))
-    .addOption(intOption('--max-sessions <n>', 'HTTP sessions open at once on the server (default 256)', 1))
-    .addOption(intOption('--session-idle <seconds>', 'close an HTTP session after this long without a request (default 900)', 1))
+    .addOption(intOption(command, '--max-client-sessions <n>', 'HTTP sessions one client (token or address) may hold open (default 32)', 1))
+    .addOption(intOption(command, '--max-sessions <n>', 'HTTP sessions open at once on the server (default 256)', 1))
+    .addOption(intOption(command, '--session-idle <seconds>', 'close an HTTP session after this long without a request (default 900)', 1))
     .option(
       '--trust-writes',
       'memory_write skips the quarantine rules and the provenance requirement (default: judged like memory_propose; secrets and injection are always rejected)',

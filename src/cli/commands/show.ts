@@ -8,7 +8,7 @@ import type { Runner } from '../runner.js';
 export function configure(command: Command, run: Runner): void {
   command
     .argument('<id>', 'item id')
-    .addOption(secrecyOption())
+    .addOption(secrecyOption(command))
     .addHelpText('after', exampleText('engram show MEM-0123456789ab', 'engram show MEM-0123456789ab --secrecy S0'))
     .action(
       run(async (ctx: CliContext, id: string, flags: { secrecy?: Secrecy }): Promise<CommandOutput> => {

@@ -15,9 +15,9 @@ export function configure(command: Command, run: Runner): void {
   command
     .argument('[context]', 'what you are working on (its words are matched)')
     .option('--task <id>', 'candidates of this task')
-    .addOption(listOption('--tags <tags>', 'candidates with all of these tags'))
+    .addOption(listOption(command, '--tags <tags>', 'candidates with all of these tags'))
     .option('--key-prefix <prefix>', 'candidates whose key starts with this')
-    .addOption(intOption('-k, --k <n>', 'at most n suggestions (default 5)', 1))
+    .addOption(intOption(command, '-k, --k <n>', 'at most n suggestions (default 5)', 1))
     .addHelpText(
       'after',
       exampleText('engram suggest --task T123', 'engram suggest "login rate limit" --tags auth -k 3'),

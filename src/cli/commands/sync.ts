@@ -84,7 +84,7 @@ export function configure(command: Command, run: Runner): void {
   command
     .argument('[names...]', 'the folders to sync (default: every one)')
     .option('--watch', 'sync, then sync again whenever files change, until Ctrl-C')
-    .addOption(intOption('--debounce <ms>', 'with --watch: quiet time after a change before syncing (default 300)', 0))
+    .addOption(intOption(command, '--debounce <ms>', 'with --watch: quiet time after a change before syncing (default 300)', 0))
     .option('--no-auto', 'no automatic consolidation after this sync (or ENGRAM_AUTO_CONSOLIDATE=off)')
     .addHelpText(
       'after',
@@ -109,10 +109,10 @@ export function configure(command: Command, run: Runner): void {
     .description('Keep a directory in sync: register it (the next `engram sync` ingests it)')
     .argument('<path>', 'the directory')
     .option('--name <name>', 'the folder\'s name (default: the directory\'s)')
-    .addOption(listOption('--include <globs>', 'only files matching these globs'))
-    .addOption(listOption('--exclude <globs>', 'skip files matching these globs'))
-    .addOption(listOption('--tags <tags>', 'tags for every chunk'))
-    .addOption(enumOption('--format <format>', 'auto infers title, type and tags from path and content', ['text', 'auto']))
+    .addOption(listOption(command, '--include <globs>', 'only files matching these globs'))
+    .addOption(listOption(command, '--exclude <globs>', 'skip files matching these globs'))
+    .addOption(listOption(command, '--tags <tags>', 'tags for every chunk'))
+    .addOption(enumOption(command, '--format <format>', 'auto infers title, type and tags from path and content', ['text', 'auto']))
     .option('--scope <scope>', 'scope of the chunks (default project)')
     .option('--corpus <id>', 'corpus id of the chunks')
     .addHelpText('after', exampleText('engram sync add docs', 'engram sync add ~/notes --name notes --include "*.md" --tags notes'))
