@@ -12,8 +12,9 @@
  */
 import { spanIn, tokenViews, type View, WHOLE_FILE_DECODE_BUDGET } from './decode.js';
 import { ruleMatches } from './match.js';
-import { createScreener } from './screen.js';
+import { createScreener, tablesCheckedAtBuild, tablesFit } from './screen.js';
 import { matchIn, SECRET_PATTERN_RULES, type Span, tokenViewsOf } from './secret-check.js';
+import { holdsNoSecret } from './secret-precheck.js';
 import { SECRET_SCREEN_LITERALS } from './secret-screen-literals.generated.js';
 
 export interface SecretSpan {
@@ -94,10 +95,25 @@ export function maskSecretSpans(text: string): string {
  * left (one only a normalised, joined or decoded view shows, which has no span in the text as
  * written), the whole text is replaced.
  *
+ * A text that {@link holdsNoSecret} clears is returned at once (a file name, a plain query).
+ *
  * @example
  * redactSecrets(`deploy key ${key}`); // 'deploy key [REDACTED]'
  */
 export function redactSecrets(text: string): string {
+  return tablesTrusted() && holdsNoSecret(text) ? text : maskSecrets(text);
+}
+
+/** {@link redactSecrets} read in full, whatever the text. */
+export function maskSecrets(text: string): string {
   const out = maskSecretSpans(text);
   return out !== '' && findsSecret(out) ? REDACTED : out;
+}
+
+let trusted: boolean | undefined;
+
+/** Whether the secret screen's generated tables fit the secret rules (the bundle's build checked them). */
+function tablesTrusted(): boolean {
+  trusted ??= tablesCheckedAtBuild() || tablesFit(SECRET_PATTERN_RULES, SECRET_SCREEN_LITERALS);
+  return trusted;
 }
