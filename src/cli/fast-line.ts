@@ -156,13 +156,14 @@ export function readFastLine(argv: readonly string[], spec: FastSpec): FastLine 
   return { name, args: [...args, ...Array<undefined>(command.most - args.length).fill(undefined)], opts, globals };
 }
 
+/** A command's action, as commander calls it: its arguments, its options object, the command. */
+type Action = (...args: unknown[]) => Promise<void>;
+
 /**
  * A stand-in for commander's `Command` that records what a command's `configure` declares and
  * keeps its action: every method returns the stand-in (an option it makes, a stand-in too), but
  * `name`, `action`, `opts` and `optsWithGlobals`.
  */
-type Action = (...args: unknown[]) => Promise<void>;
-
 function standIn(line: FastLine): { command: Command; action: () => Action | undefined } {
   let action: Action | undefined;
   // An option made by the stand-in: each call on it returns it, and it keeps what is set on it.
