@@ -170,6 +170,11 @@ test('every error code has its exit code, a JSON error on stderr and nothing on 
     assert.ok(hinted.includes('--db'), hinted.join(' '));
     assert.equal(new Set(hinted).size, hinted.length, `each flag once: ${hinted.join(' ')}`);
   }
+  // An unknown command lists the commands; an unknown subcommand, the command's subcommands.
+  assert.ok(flags(cli(['bogus'])).includes('recall'));
+  assert.deepEqual(flags(cli(['policy', 'bogus'])), ['check', 'rules']);
+  // The hint names the command the line names, not a flag's value that is a command's name.
+  assert.match(String(cli(['--db', db, '--session', 'get', 'list', '--bogus']).error?.hint), /Valid flags for list/);
 });
 
 test('DB_ERROR: a file that is not an engram database is refused with exit 4', (t) => {

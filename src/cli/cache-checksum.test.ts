@@ -34,20 +34,21 @@ test('data cut short or grown by zero bytes has another checksum (the length cou
   assert.notEqual(cacheChecksum(Buffer.alloc(0)), cacheChecksum(Buffer.alloc(1)));
 });
 
-test('a cache file holds its checksum and its data; a damaged or short one gives no data', () => {
+test('a cache file holds its checksum and its data; a damaged or short one, or another chunk\'s, gives no data', () => {
   const data = randomBytes(5000);
-  const file = withChecksum(data);
+  const file = withChecksum(data, 'chunk-A.cjs');
   assert.equal(file.length, CHECKSUM_BYTES + data.length);
-  assert.deepEqual(checkedData(file), data);
+  assert.deepEqual(checkedData(file, 'chunk-A.cjs'), data);
+  assert.equal(checkedData(file, 'chunk-B.cjs'), undefined);
   for (const at of [0, 3, CHECKSUM_BYTES, 2000, file.length - 1]) {
     const damaged = Buffer.from(file);
     damaged[at] = (damaged[at] ?? 0) ^ 0x40;
-    assert.equal(checkedData(damaged), undefined, `byte ${at}`);
+    assert.equal(checkedData(damaged, 'chunk-A.cjs'), undefined, `byte ${at}`);
   }
-  assert.equal(checkedData(file.subarray(0, file.length - 1)), undefined);
-  assert.equal(checkedData(file.subarray(0, 5)), undefined);
+  assert.equal(checkedData(file.subarray(0, file.length - 1), 'chunk-A.cjs'), undefined);
+  assert.equal(checkedData(file.subarray(0, 5), 'chunk-A.cjs'), undefined);
   // A larger cache after a smaller one (the module's memory grows), then the smaller again.
   const large = randomBytes(300_000);
-  assert.deepEqual(checkedData(withChecksum(large)), large);
-  assert.deepEqual(checkedData(file), data);
+  assert.deepEqual(checkedData(withChecksum(large, 'pack-put.cjs'), 'pack-put.cjs'), large);
+  assert.deepEqual(checkedData(file, 'chunk-A.cjs'), data);
 });

@@ -7,7 +7,11 @@
  *
  * A cache file is {@link CHECKSUM_BYTES} of checksum (little-endian) and then V8's data. Each of
  * the checksum's sixteen lanes reads every sixteenth word of the data and is changed by any change
- * of one of its words; the data's length is mixed in.
+ * of one of its words; the data's length is mixed in, and so is the name of the chunk the cache is
+ * for: V8 checks only the length of a cache's source, so a cache moved onto another chunk of the
+ * same length would run that chunk's code in its place. What it does not stop is someone who
+ * rewrites the checksum of a cache they changed (V8 then runs damaged data, as it would run a
+ * chunk they changed).
  */
 import { compileWasm, instantiateWasm } from '../util/wasm.js';
 import { CACHE_CHECKSUM_WASM } from './cache-checksum-wasm.js';
@@ -46,17 +50,25 @@ export function cacheChecksum(data: Uint8Array): bigint {
   return BigInt.asUintN(64, checksum(0, padded, data.length));
 }
 
-/** A cache file's bytes: the checksum of `data`, then `data`. */
-export function withChecksum(data: Uint8Array): Buffer {
+/** The checksum a cache file of `chunk` (its file name) holds for `data`. */
+function fileChecksum(data: Uint8Array, chunk: string): bigint {
+  return cacheChecksum(data) ^ cacheChecksum(Buffer.from(chunk));
+}
+
+/** The bytes of the cache file of `chunk` (its file name): the checksum, then `data`. */
+export function withChecksum(data: Uint8Array, chunk: string): Buffer {
   const file = Buffer.allocUnsafe(CHECKSUM_BYTES + data.length);
-  file.writeBigUInt64LE(cacheChecksum(data), 0);
+  file.writeBigUInt64LE(fileChecksum(data, chunk), 0);
   file.set(data, CHECKSUM_BYTES);
   return file;
 }
 
-/** V8's data of a cache file whose checksum matches it; undefined for a file cut short or damaged. */
-export function checkedData(file: Buffer): Buffer | undefined {
+/**
+ * V8's data of a cache file of `chunk` whose checksum matches it; undefined for a file cut short,
+ * damaged, or made for another chunk.
+ */
+export function checkedData(file: Buffer, chunk: string): Buffer | undefined {
   if (file.length < CHECKSUM_BYTES) return undefined;
   const data = file.subarray(CHECKSUM_BYTES);
-  return file.readBigUInt64LE(0) === cacheChecksum(data) ? data : undefined;
+  return file.readBigUInt64LE(0) === fileChecksum(data, chunk) ? data : undefined;
 }

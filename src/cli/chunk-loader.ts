@@ -129,7 +129,7 @@ function readCache(file: string): Buffer | undefined {
     const cache = cacheOf(file);
     const written = statSync(cache, { throwIfNoEntry: false });
     if (written === undefined || written.mtimeMs < statSync(file).mtimeMs) return undefined;
-    return checkedData(readFileSync(cache));
+    return checkedData(readFileSync(cache), basename(file));
   } catch {
     return undefined;
   }
@@ -237,7 +237,7 @@ function writeCodeCache(file: string, script: Script): void {
   const cache = cacheOf(file);
   mkdirSync(dirname(cache), { recursive: true });
   // Whole or not at all: a cache cut short by an interrupted build is never read.
-  writeFileSync(`${cache}.tmp`, withChecksum(script.createCachedData()));
+  writeFileSync(`${cache}.tmp`, withChecksum(script.createCachedData(), basename(file)));
   renameSync(`${cache}.tmp`, cache);
 }
 

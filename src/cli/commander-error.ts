@@ -16,7 +16,9 @@ export function fromCommander(error: CommanderError, program: Command, argv: str
   const command = program.commands.find((c) => c.name() === name);
   let hint = rest.join(' ').trim();
   if (error.code === 'commander.unknownCommand') {
-    hint = `${hint} Commands: ${commandNames(program).join(', ')}`.trim();
+    // A command with subcommands (`policy check`) lists them; else the program's commands.
+    const names = command !== undefined && command.commands.length > 0 ? commandNames(command) : commandNames(program);
+    hint = `${hint} Commands: ${names.join(', ')}`.trim();
   } else if (error.code === 'commander.unknownOption') {
     const flags = (command ?? program).options.map((o) => o.long).filter(Boolean);
     const globals = program.options.map((o) => o.long).filter(Boolean);

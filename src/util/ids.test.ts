@@ -14,12 +14,15 @@ test('item ids: the format, none repeated, every hex digit in every place', () =
   }
 });
 
-test('each process draws other ids', () => {
+test('each process draws other ids, also when node is given a fixed random seed', () => {
   const module = fileURLToPath(new URL('./ids.js', import.meta.url));
-  const draw = () => spawnSync(process.execPath, ['--input-type=module', '-e',
+  const draw = (...flags: string[]) => spawnSync(process.execPath, [...flags, '--input-type=module', '-e',
     `import { newItemId } from ${JSON.stringify(module)}; console.log(Array.from({ length: 1000 }, newItemId).join(' '));`],
   { encoding: 'utf8' }).stdout.trim().split(' ');
   const [a, b] = [draw(), draw()];
   assert.equal(a.length, 1000);
   assert.equal(new Set([...a, ...b]).size, 2000);
+  const [c, d] = [draw('--random-seed=7'), draw('--random-seed=7')];
+  assert.equal(c.length, 1000);
+  assert.equal(new Set([...c, ...d]).size, 2000);
 });
