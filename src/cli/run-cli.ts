@@ -1,7 +1,8 @@
 /**
  * The CLI composition root: builds the run's settings (flags > environment > config file) once and
- * passes them down in the command context, declares every command, runs one, renders its data, and
- * maps every failure to the error contract.
+ * passes them down in the command context, reads the command line (a hot command's plain line
+ * without commander, fast-line.ts; any other with it, commander-line.ts), runs the command, renders
+ * its data, and maps every failure to the error contract.
  */
 
 import type { Command } from 'commander';
