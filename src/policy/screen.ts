@@ -51,11 +51,19 @@ interface Bucket {
   long: Map<number, EntryData[]>;
 }
 
-/** {@link Table.bits}: no bucket, a bucket not unpacked yet, unpacked with no literal of three code units, with one. */
+/**
+ * {@link Table.bits}: no bucket, a bucket not unpacked yet, unpacked with no literal of three code
+ * units, with one, or with none under six.
+ */
 const NONE = 0;
 const PACKED = 1;
 const FOUR_OR_MORE = 2;
 const THREE = 3;
+const SIX_OR_MORE = 4;
+
+/** The flags of {@link Table.ahead}. */
+const FOUR = 1;
+const SIX = 2;
 
 /**
  * The literals of one kind of rule (see {@link KindData}), with the state of the bucket of each
@@ -65,14 +73,16 @@ const THREE = 3;
 interface Table {
   short: EntryData[];
   wide: EntryData[];
-  /** Per three-code-unit hash: NONE, PACKED, FOUR_OR_MORE or THREE. */
+  /** Per three-code-unit hash: NONE, PACKED, FOUR_OR_MORE, SIX_OR_MORE or THREE. */
   bits: Uint8Array;
   /**
-   * 1 at the hash of the first four code units of every literal of an unpacked bucket. A common
-   * three (`THE`, `VER`) then costs one more look-up instead of its bucket's where the next code
-   * unit starts none of its literals.
+   * Per hash of four or six code units: {@link FOUR} at the hash of the first four of every
+   * literal of an unpacked bucket, {@link SIX} at that of the first six of every literal of six or
+   * more. A common three (`THE`, `VER`) then costs one more look-up instead of its bucket's where
+   * the next code unit starts none of its literals, and where a bucket holds only literals of six or
+   * more, a four that starts one of them (`TOKE` in `TOKENS`) costs one more again.
    */
-  four: Uint8Array;
+  ahead: Uint8Array;
   /** A bucket, or its packed entries until its first hit. */
   buckets: Map<number, Bucket | Packed>;
 }
@@ -94,17 +104,17 @@ const isPacked = (value: Bucket | Packed | EntryData[]): value is Packed => type
 
 function table(data: KindData | PackedKindData): Table {
   const bits = new Uint8Array(HASH_MASK + 1);
-  const four = new Uint8Array(HASH_MASK + 1);
+  const ahead = new Uint8Array(HASH_MASK + 1);
   const buckets = new Map<number, Bucket | Packed>();
   for (const [h3, mid, long] of data.buckets) {
     bits[h3] = PACKED;
     if (isPacked(mid)) buckets.set(h3, mid);
-    else buckets.set(h3, unpacked(h3, mid, long ?? [], bits, four));
+    else buckets.set(h3, unpacked(h3, mid, long ?? [], bits, ahead));
   }
   // By the upper-cased literal alone: that is what must occur in the upper-cased text first, and
   // an ASCII one may stand for a literal that is not (`ı` is looked for as `I`, `ſ` as `S`).
   const ascii = (e: EntryData) => !NON_ASCII.test(e[0]);
-  return { short: data.short.filter(ascii), wide: data.short.filter((e) => !ascii(e)), bits, four, buckets };
+  return { short: data.short.filter(ascii), wide: data.short.filter((e) => !ascii(e)), bits, ahead, buckets };
 }
 
 /**
@@ -171,20 +181,28 @@ function build(rules: readonly PatternRule[], generated: PackedScreenData | unde
   return { index, always: Uint8Array.from(data.always), kinds: {}, data };
 }
 
-/** The bucket of hash `h3` laid out, its state and its literals' first four code units recorded. */
+/** Sets `flag` in `ahead` at hash `h`. */
+function mark(ahead: Uint8Array, h: number, flag: number): void {
+  ahead[h] = (ahead[h] as number) | flag;
+}
+
+/** The bucket of hash `h3` laid out, its state and its literals' first four and six code units recorded. */
 function unpacked(
   h3: number,
   mid: EntryData[],
   long: [number, EntryData[]][],
   bits: Uint8Array,
-  four: Uint8Array,
+  ahead: Uint8Array,
 ): Bucket {
   let three = false;
+  let short = false;
   for (const [upper] of [...mid, ...long.flatMap(([, entries]) => entries)]) {
     if (upper.length === 3) three = true;
-    else four[hashOf(upper, 0, 4)] = 1;
+    else mark(ahead, hashOf(upper, 0, 4), FOUR);
+    if (upper.length < 6) short = true;
+    else mark(ahead, hashOf(upper, 0, 6), SIX);
   }
-  bits[h3] = three ? THREE : FOUR_OR_MORE;
+  bits[h3] = three ? THREE : short ? FOUR_OR_MORE : SIX_OR_MORE;
   return { mid, long: new Map(long) };
 }
 
@@ -193,7 +211,7 @@ function bucketAt(t: Table, h: number): Bucket {
   const found = t.buckets.get(h) as Bucket | Packed;
   if (!isPacked(found)) return found;
   const [mid, long] = unpackBucket(typeof found === 'string' ? found : found());
-  const bucket = unpacked(h, mid, long, t.bits, t.four);
+  const bucket = unpacked(h, mid, long, t.bits, t.ahead);
   t.buckets.set(h, bucket);
   return bucket;
 }
@@ -227,7 +245,7 @@ function check(e: EntryData, s: Scanned, at: number | undefined, hit: Uint8Array
 function scan(s: Scanned, t: Table, hit: Uint8Array): void {
   for (const e of t.short) check(e, s, undefined, hit);
   const { upper } = s;
-  const { bits, four } = t;
+  const { bits, ahead } = t;
   // The two code units before this one: the hash of three is `hashOf(upper, i - 2, 3)`.
   let c0 = 0;
   let c1 = 0;
@@ -242,9 +260,17 @@ function scan(s: Scanned, t: Table, hit: Uint8Array): void {
     if (i < 2) continue;
     const state = bits[h];
     if (state === NONE) continue;
-    // Every literal of the bucket is four code units or more: the next one must start one of them.
-    if (state === FOUR_OR_MORE) {
-      if (i + 1 >= upper.length || four[(h * 31 + upper.charCodeAt(i + 1)) & HASH_MASK] === 0) continue;
+    // Every literal of the bucket is four code units or more: the next one must start one of them,
+    // and the next three when they are all six or more. (`hashOf` of four and six, as it folds.)
+    if (state === FOUR_OR_MORE || state === SIX_OR_MORE) {
+      if (i + 1 >= upper.length) continue;
+      const h4 = (h * 31 + upper.charCodeAt(i + 1)) & HASH_MASK;
+      if (((ahead[h4] as number) & FOUR) === 0) continue;
+      if (state === SIX_OR_MORE) {
+        if (i + 3 >= upper.length) continue;
+        const h5 = (h4 * 31 + upper.charCodeAt(i + 2)) & HASH_MASK;
+        if (((ahead[(h5 * 31 + upper.charCodeAt(i + 3)) & HASH_MASK] as number) & SIX) === 0) continue;
+      }
     }
     const bucket = bucketAt(t, h);
     const at = i - 2;
