@@ -102,7 +102,8 @@ function commonJs(path: string, code: string, dynamic: readonly string[]): strin
     target: 'node20',
     loader: 'js',
     sourcefile: path,
-    define: { 'import.meta.url': '__engramMeta.url' },
+    // A chunk's folder, where node gives a module `import.meta.dirname` (util/node-modules.ts).
+    define: { 'import.meta.url': '__engramMeta.url', 'import.meta.dirname': '__dirname' },
     banner,
     logLevel: 'warning',
   });
@@ -226,9 +227,10 @@ const executable = await build({
   metafile: true,
   plugins: [startBeside],
   logLevel: 'warning',
-  // Its own address, where an ES module has import.meta.url (help.txt is found beside it).
+  // Its own address, where an ES module has import.meta.url (help.txt is found beside it), made
+  // when first read; and its folder.
   inject: [root('scripts/import-meta-url.ts')],
-  define: { 'import.meta.url': 'importMetaUrl' },
+  define: { 'import.meta.url': 'importMeta.url', 'import.meta.dirname': '__dirname' },
 });
 writeFileSync(`${out}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
 const cjsOutputs = Object.fromEntries(Object.entries(cli.metafile.outputs).map(([path, output]) => {

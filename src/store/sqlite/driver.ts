@@ -9,9 +9,8 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { fileInNodeModules } from '../../util/node-modules.js';
+import { fileInNodeModules, moduleDir } from '../../util/node-modules.js';
 
 const ADDON = 'better_sqlite3.node';
 
@@ -32,7 +31,7 @@ export function addonByLookup(): object {
 }
 
 function nativeBinding(): string | object {
-  addon ??= addonFileAbove(dirname(fileURLToPath(import.meta.url))) ?? addonByLookup();
+  addon ??= addonFileAbove(moduleDir(import.meta.dirname, () => import.meta.url)) ?? addonByLookup();
   return addon;
 }
 

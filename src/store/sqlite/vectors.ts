@@ -13,12 +13,11 @@
  * statement that needs it (a command that only lists or searches words never pays for it).
  */
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { MemoryItem } from '../../types.js';
-import { fileInNodeModules } from '../../util/node-modules.js';
+import { fileInNodeModules, moduleDir } from '../../util/node-modules.js';
 import { hasDirection, MAX_VECTOR_DIMENSIONS, storableDimensions } from '../../util/vector-checks.js';
 import type { ListFilter } from '../contract/items.js';
 import type { ScoredItem } from '../contract/text-index.js';
@@ -228,7 +227,7 @@ let loadable: string | null | undefined;
 function platformFile(): string | undefined {
   const os = process.platform === 'win32' ? 'windows' : process.platform;
   const suffix = process.platform === 'win32' ? 'dll' : process.platform === 'darwin' ? 'dylib' : 'so';
-  return fileInNodeModules(dirname(fileURLToPath(import.meta.url)), [join(`sqlite-vec-${os}-${process.arch}`, `vec0.${suffix}`)]);
+  return fileInNodeModules(moduleDir(import.meta.dirname, () => import.meta.url), [join(`sqlite-vec-${os}-${process.arch}`, `vec0.${suffix}`)]);
 }
 
 function extensionPath(): string | undefined {
