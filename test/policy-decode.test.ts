@@ -51,6 +51,21 @@ test('base64Runs gives the matches of the base64 run expression', () => {
     runs += expected.length;
   }
   assert.ok(runs > 1_000, `the texts held ${runs} runs`);
+  // Words of 1 to 30 run characters between others, as in prose and code: runs of 14 to 18 often.
+  const next = seededRandom(2);
+  const pick = (from: string) => from[Math.floor(next() * from.length)] ?? '';
+  let near = 0;
+  for (let t = 0; t < 5_000; t++) {
+    let text = '';
+    while (text.length < 400 * next()) {
+      text += Array.from({ length: 1 + Math.floor(next() * 30) }, () => pick('aZ09+/_-')).join('');
+      text += Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(' =.\n"é')).join('');
+    }
+    const expected = [...text.matchAll(expression)].map((m) => [m.index, m[0]]);
+    assert.deepEqual(base64Runs(text).map((m) => [m.index, m[0]]), expected, JSON.stringify(text));
+    near += expected.filter(([, run]) => String(run).replace(/=+$/, '').length <= 17).length;
+  }
+  assert.ok(near > 1_000, `${near} runs of 16 or 17`);
 });
 
 test('unsplit removes what the glue expression with the look back first matches', () => {
