@@ -10,7 +10,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { checkPages, firstRowsRead, type Tree } from '../src/store/sqlite/page-check.js';
 import { cli, tempDir } from './helpers.js';
 
 /** A lowercase marker no tokenizer splits or stems: what the grep looks for. */
@@ -186,59 +185,6 @@ test('a damaged page off the checked path: the query that reads it answers STORE
   assert.equal(cli(['get', 'MEM-000000000000', '--db', db]).code, 0, 'the open check passes: the page is not on a leftmost path');
   const run = cli(['export', '--db', db]);
   assert.deepEqual([run.code, run.error?.error], [4, 'STORE_CORRUPT']);
-});
-
-test('the open check reads every table and index of a store by one query, partial indexes included', (t) => {
-  const db = storeOf(t, 50);
-  const raw = new Database(db, { readonly: true });
-  try {
-    const trees = raw.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master WHERE rootpage > 0').all() as Tree[];
-    assert.ok(trees.some((tree) => /\bWHERE\b/.test(tree.sql ?? '')), 'the schema has partial indexes');
-    assert.equal(firstRowsRead(raw, trees), true);
-    assert.equal(raw.pragma('cell_size_check', { simple: true }), 0, 'the setting is put back');
-  } finally {
-    raw.close();
-  }
-});
-
-test('the open check refuses a damaged leftmost leaf of an index, and a root page whose cells point outside it', (t) => {
-  const db = storeOf(t, 400);
-  const [leaf] = pages(db, 'SELECT pageno FROM dbstat WHERE name = \'idx_items_created\' AND pagetype = \'leaf\' ORDER BY path');
-  assert.ok(leaf !== undefined);
-  damagePage(db, leaf);
-  const run = cli(['list', '--db', db]);
-  assert.deepEqual([run.code, run.error?.error, run.error?.trees], [4, 'STORE_CORRUPT', ['idx_items_created']]);
-
-  // The header of the root page kept, its last cell pointer (off the leftmost path) sent past the
-  // end of the page: only a check of every cell of the pages read finds it.
-  const other = storeOf(t, 400);
-  const [root] = pages(other, 'SELECT rootpage FROM sqlite_master WHERE name = \'memory_items\'');
-  const raw = new Database(other, { readonly: true });
-  const pageSize = raw.pragma('page_size', { simple: true }) as number;
-  raw.close();
-  const bytes = readFileSync(other);
-  const at = ((root ?? 0) - 1) * pageSize;
-  assert.ok([0x05, 0x0d].includes(bytes[at] ?? 0), 'a table b-tree page');
-  const cells = bytes.readUInt16BE(at + 3);
-  const pointer = at + (bytes[at] === 0x05 ? 12 : 8) + 2 * (cells - 1);
-  bytes.writeUInt16BE(pageSize - 2, pointer);
-  writeFileSync(other, bytes);
-  const alone = new Database(other, { readonly: true });
-  try {
-    const trees = alone.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name = \'memory_items\'').all() as Tree[];
-    assert.equal(firstRowsRead(alone, trees), false, 'the query itself finds it');
-  } finally {
-    alone.close();
-  }
-  const opened = new Database(other, { readonly: true });
-  try {
-    assert.throws(() => checkPages(opened, other), (error: unknown) => {
-      const { code, details } = error as { code?: string; details?: { trees?: string[] } };
-      return code === 'STORE_CORRUPT' && details?.trees?.join() === 'memory_items';
-    });
-  } finally {
-    opened.close();
-  }
 });
 
 test('doctor verifies every content_hash and names the items changed outside engram', (t) => {

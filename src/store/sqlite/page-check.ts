@@ -1,24 +1,22 @@
 /**
  * The cheap check every open runs before anything is written (`doctor` aside, which opens a
- * damaged store to report on it): one query reads the first row of every table and index, which
- * takes SQLite down each b-tree from its root page to its leftmost leaf, with every cell of the
- * pages read checked (`cell_size_check`) — a few pages per table and index, whatever the store's
- * size (well under 1 ms for ~40 b-trees at 10k or 100k items; `PRAGMA quick_check` reads every
- * page: 0.2 s at 10k items, 1.5 s at 100k). When that query fails, SQLite's `dbstat` table reads
- * each b-tree's root and leftmost pages again, one query each, to name the damaged ones.
+ * damaged store to report on it): SQLite's own `dbstat` table reads each b-tree's root page and
+ * the pages down its leftmost path — a few pages per table and index, whatever the store's size
+ * (about 1 ms for ~40 b-trees at 10k or 100k items; `PRAGMA quick_check` reads every page: 0.2 s
+ * at 10k items, 1.5 s at 100k).
  *
  * It catches: a file that is not a database, a damaged header or schema page, and a damaged page
- * on the root or leftmost path of any table or index (the full-text index's shadow tables
- * included). It does not catch damage confined to other interior, leaf or overflow pages, the
- * freelist, or rows that disagree with their indexes: a query that reads such a page still fails
- * with STORE_CORRUPT, and `engram doctor` runs SQLite's full integrity check.
+ * header on the root or leftmost path of any table or index (the full-text index's shadow
+ * tables included). It does not catch damage confined to other interior, leaf or overflow pages,
+ * the freelist, or rows that disagree with their indexes: a query that reads such a page still
+ * fails with STORE_CORRUPT, and `engram doctor` runs SQLite's full integrity check.
  */
 import { statSync } from 'node:fs';
 import { EngramError, FIX_HINTS } from '../../errors.js';
 import type { SqliteDatabase } from './open.js';
 import { connect } from './driver.js';
 
-/** How many pages of each b-tree's leftmost path `dbstat` reads (root first). */
+/** How many pages of each b-tree's leftmost path are read (root first). */
 const PATH_PAGES = 4;
 
 /** The STORE_CORRUPT error for `path`, naming the damaged b-trees when known. */
@@ -32,97 +30,23 @@ export function storeCorrupt(path: string, trees: readonly string[], cause?: unk
   });
 }
 
-/** A table or index of the schema, as `sqlite_master` lists it. */
-export interface Tree {
-  type: string;
-  name: string;
-  tbl_name: string;
-  sql: string | null;
-}
-
-const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-/** What follows the column list of `CREATE INDEX … ON t(…)`: a partial index's `WHERE …`, or ''. */
-function indexWhere(sql: string): string {
-  const open = sql.indexOf('(', sql.search(/\sON\s/i));
-  let depth = 0;
-  for (let i = open; open >= 0 && i < sql.length; i++) {
-    if (sql[i] === '(') depth++;
-    else if (sql[i] === ')' && --depth === 0) return sql.slice(i + 1).trim();
-  }
-  return '';
-}
-
-/** A query reading the first row of `tree` by its own b-tree (a table without its indexes, an index alone). */
-function firstRow(tree: Tree): string {
-  if (tree.type === 'table') return `SELECT 1 FROM ${quoted(tree.name)} NOT INDEXED LIMIT 1`;
-  const where = tree.sql === null ? '' : indexWhere(tree.sql);
-  return `SELECT 1 FROM ${quoted(tree.tbl_name)} INDEXED BY ${quoted(tree.name)} ${where} LIMIT 1`;
-}
-
-function isCorrupt(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
-}
-
-/**
- * True when the first row of every tree reads (each page on the way checked cell by cell), false
- * when SQLite finds a page damaged, undefined when the query cannot run (a schema it was not made
- * for): the `dbstat` walk decides then.
- */
-export function firstRowsRead(db: SqliteDatabase, trees: readonly Tree[]): boolean | undefined {
-  if (trees.length === 0) return true;
-  let statement;
-  try {
-    statement = db.prepare(`SELECT ${trees.map((tree) => `(${firstRow(tree)})`).join(', ')}`).raw();
-  } catch {
-    return undefined;
-  }
-  const checked = db.pragma('cell_size_check', { simple: true }) as number;
-  db.pragma('cell_size_check = ON');
-  try {
-    statement.get();
-    return true;
-  } catch (error) {
-    if (isCorrupt(error)) return false;
-    throw error;
-  } finally {
-    db.pragma(`cell_size_check = ${checked}`);
-  }
-}
-
-/**
- * The trees whose first row does not read, each by a query of its own. The page cache is emptied
- * before each: SQLite keeps a page whose cells failed the check as read, and would pass it next.
- */
-function unreadTrees(db: SqliteDatabase, trees: readonly Tree[]): string[] {
-  return trees.filter((tree) => {
-    db.pragma('shrink_memory');
-    return firstRowsRead(db, [tree]) === false;
-  }).map((tree) => tree.name);
-}
-
 /**
  * Throws STORE_CORRUPT when a b-tree's root or leftmost pages are damaged; reads only. A SQLite
- * build without `dbstat` names the damaged trees by their first rows alone.
+ * build without `dbstat` skips the page walk (the schema read still runs).
  *
  * @example
  * checkPages(db, '/home/me/.engram/memory.db'); // returns, or throws STORE_CORRUPT
  */
 export function checkPages(db: SqliteDatabase, path: string): void {
-  const trees = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master WHERE rootpage > 0 ORDER BY rootpage').all() as Tree[];
-  const read = firstRowsRead(db, trees);
-  if (read === true) return;
+  const trees = db.prepare('SELECT name FROM sqlite_master WHERE rootpage > 0 ORDER BY rootpage').pluck().all() as string[];
   let probe;
   try {
     probe = db.prepare(`SELECT pagetype FROM dbstat WHERE name = ? LIMIT ${PATH_PAGES}`).pluck();
   } catch {
-    if (read === false) throw storeCorrupt(path, unreadTrees(db, trees));
     return;
   }
-  const damaged = trees.filter((tree) => (probe.all(tree.name) as string[]).includes('corrupted')).map((tree) => tree.name);
+  const damaged = trees.filter((name) => (probe.all(name) as string[]).includes('corrupted'));
   if (damaged.length > 0) throw storeCorrupt(path, damaged);
-  if (read === false) throw storeCorrupt(path, unreadTrees(db, trees));
 }
 
 /** Each file this process checked, by path, with its identity while it was known to pass the check. */
