@@ -187,6 +187,27 @@ test('a damaged page off the checked path: the query that reads it answers STORE
   assert.deepEqual([run.code, run.error?.error], [4, 'STORE_CORRUPT']);
 });
 
+test('a full-text table whose config page SQLite cannot read is refused as a damaged store, not as an internal error', (t) => {
+  const db = storeOf(t, 20);
+  // The last cell of the config table's root page sent past the end of the page: dbstat reads the
+  // page as sound, and FTS5 fails to open the table.
+  const [root] = pages(db, 'SELECT rootpage FROM sqlite_master WHERE name = \'memory_fts_config\'');
+  const raw = new Database(db, { readonly: true });
+  const pageSize = raw.pragma('page_size', { simple: true }) as number;
+  raw.close();
+  const bytes = readFileSync(db);
+  const at = ((root ?? 0) - 1) * pageSize;
+  const header = bytes[at] === 0x0a || bytes[at] === 0x0d ? 8 : 12;
+  bytes.writeUInt16BE(pageSize - 2, at + header + 2 * (bytes.readUInt16BE(at + 3) - 1));
+  writeFileSync(db, bytes);
+  const before = readFileSync(db);
+  for (const args of [['get', 'MEM-000000000001'], ['search', 'queue'], ['put', '--content', 'A new note']]) {
+    const run = cli([...args, '--db', db]);
+    assert.deepEqual([run.code, run.error?.error], [4, 'STORE_CORRUPT'], `${args[0]}: ${run.stderr}`);
+  }
+  assert.ok(readFileSync(db).equals(before), 'the file is unchanged');
+});
+
 test('doctor verifies every content_hash and names the items changed outside engram', (t) => {
   const db = storeOf(t, 50);
   assert.equal(cli(['doctor', '--db', db]).code, 0);

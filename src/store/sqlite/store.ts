@@ -17,6 +17,7 @@ import type { VectorIndex } from '../contract/vector-index.js';
 import type { WorkspaceRepository } from '../contract/workspaces.js';
 import { Connection } from './connection.js';
 import { sqliteCorpus } from './corpus.js';
+import { toStoreError } from './errors.js';
 import { sqliteFolders } from './folders.js';
 import { storeHealth, storeStats } from './health.js';
 import { sqliteHistory } from './history.js';
@@ -54,7 +55,15 @@ export function createSqliteStore(path: string, options: SqliteOptions = {}): St
     }
     return statement;
   };
-  const text = sqliteTextIndex(db, prepare);
+  // The full-text table is read when its statements are made: a damaged one (its config page) is
+  // refused as a damaged store, not left to fail as an unexpected error, and the connection closed.
+  let text: ReturnType<typeof sqliteTextIndex>;
+  try {
+    text = sqliteTextIndex(db, prepare);
+  } catch (error) {
+    db.close();
+    throw toStoreError(error, path);
+  }
   // Without the sqlite-vec extension for this platform the store has no vector index (lexical only);
   // with it, the extension is loaded by the first statement on the vector table.
   const extension = vectorExtension(db);
