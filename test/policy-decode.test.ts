@@ -8,8 +8,9 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { base64Runs, unsplit } from '../src/policy/decode.js';
-import { deobfuscatedViews } from '../src/policy/deobfuscate.js';
+import { deobfuscatedViews, LEET_PAIR } from '../src/policy/deobfuscate.js';
 import { foldPhrases } from '../src/policy/normalize.js';
+import { PATTERN_RULES } from '../src/policy/rules.js';
 import { seededRandom } from './helpers.js';
 
 function texts(alphabet: readonly string[], count: number, seed: number): string[] {
@@ -119,6 +120,23 @@ test('a leetspeak view is made exactly when the cue expression matches', () => {
     if (made) cued++;
   }
   assert.ok(cued > 5_000 && cued < 15_000, `${cued} texts were cued`);
+});
+
+test('the cheap tests written from their rarer side answer as the expressions they replaced', () => {
+  const manager = PATTERN_RULES.find((rule) => rule.id === 'secret.secret-manager')?.needs;
+  assert.ok(manager !== undefined);
+  const replaced: [RegExp, RegExp, string[]][] = [
+    [LEET_PAIR, /[a-zA-Z][013457@$]|[013457@$][a-zA-Z]/, ['aZ', '013457@$', '2_é ']],
+    [manager, /hv[sbr]\.|\bs\.|dp\.|ops_|A3-|\bst\./, ['hvsbrdpot', '...', '_A3-', ' xé', 'S']],
+  ];
+  for (const [now, before, parts] of replaced) {
+    let matched = 0;
+    for (const text of texts(parts.flatMap((part) => [...part]), 20_000, 5)) {
+      assert.equal(now.test(text), before.test(text), `${String(now)} on ${JSON.stringify(text)}`);
+      if (before.test(text)) matched++;
+    }
+    assert.ok(matched > 1_000 && matched < 19_000, `${String(before)} matched ${matched} of 20,000 texts`);
+  }
 });
 
 test('phrase folding makes every whitespace run one space, as a replace of each run does', () => {
