@@ -57,6 +57,22 @@ function bundleCopy(t: TestContext): { copy: string; engram: (...args: string[])
   return { copy, engram };
 }
 
+test('a bundle with no SQLite driver below it says so, with the command to install it, instead of an internal error', (t) => {
+  const dir = tempDir(t);
+  const copy = join(dir, 'bundle');
+  cpSync(bundle, copy, { recursive: true, preserveTimestamps: true });
+  for (const args of [['put', '--content', 'A note'], ['list']]) {
+    const run = spawnSync(process.execPath, [join(copy, 'engram.js'), '--db', join(dir, 'm.db'), ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, ENGRAM_DAEMON: 'off' },
+    });
+    const error = JSON.parse(run.stderr.trim().split('\n').at(-1) ?? '{}') as { error?: string; message?: string; hint?: string };
+    assert.deepEqual([run.status, error.error], [4, 'DB_ERROR'], `${args[0]}: ${run.stdout}${run.stderr}`);
+    assert.match(error.message ?? '', /SQLite driver \(better-sqlite3\) is not installed/);
+    assert.match(error.hint ?? '', /npm ci/);
+  }
+});
+
 /** The sort a `--json search` reports: the search operation's code writes it (`relevance`). */
 const searchSort = (engram: (...args: string[]) => SpawnSyncReturns<string>) =>
   (JSON.parse(engram('--json', 'search', 'staging').stdout) as { sort: string }).sort;

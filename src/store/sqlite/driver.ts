@@ -10,6 +10,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { EngramError } from '../../errors.js';
 import { fileInNodeModules, moduleDir } from '../../util/node-modules.js';
 
 const ADDON = 'better_sqlite3.node';
@@ -35,8 +36,33 @@ function nativeBinding(): string | object {
   return addon;
 }
 
+/** The error for an addon that is missing, or built for another Node.js (`cause` says which). */
+function driverMissing(cause: unknown): EngramError {
+  return new EngramError('DB_ERROR', `The SQLite driver (better-sqlite3) is not installed for Node.js ${process.version}`, {
+    hint: 'Install engram\'s dependencies again with the Node.js that runs it: `npm ci` in its folder, or reinstall the package.',
+    cause,
+  });
+}
+
+/** True for an addon that could not be found or loaded, as node and the driver's lookup report it. */
+function isAddonFailure(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === 'MODULE_NOT_FOUND' || code === 'ERR_DLOPEN_FAILED'
+    || (typeof message === 'string' && /Could not locate the bindings file|NODE_MODULE_VERSION/.test(message));
+}
+
 /** A better-sqlite3 connection to `path` (see the module's comment). */
 export function connect(path: string, options: Database.Options = {}): Database.Database {
-  // The driver takes the addon's module as well as its path (its types name the path only).
-  return new Database(path, { ...options, nativeBinding: nativeBinding() as string });
+  let binding: string | object;
+  try {
+    binding = nativeBinding();
+  } catch (error) {
+    throw driverMissing(error);
+  }
+  try {
+    // The driver takes the addon's module as well as its path (its types name the path only).
+    return new Database(path, { ...options, nativeBinding: binding as string });
+  } catch (error) {
+    throw isAddonFailure(error) ? driverMissing(error) : error;
+  }
 }
